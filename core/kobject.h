@@ -1,0 +1,259 @@
+/*
+ * The kobject model of "The zen of kobjects" (LWN, 2003), simulated in user space.
+ *
+ * Including this header gives the whole API: kobjects, ktypes, ksets, subsystems, modules,
+ * the virtual sysfs, hotplug events, and the teaching machinery (event log, diagnostics,
+ * leak report) that lives in a world (see world.h).
+ *
+ * Every kernel-named call records where it was made: the macros below note the caller's
+ * file:line before calling the function of the same name. Taking a function's address
+ * (&kobject_get) still works; such calls are recorded with an unknown origin.
+ */
+#ifndef KOBJ_KOBJECT_H
+#define KOBJ_KOBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/list.h"
+#include "core/rwsem.h"
+#include "core/world.h"
+
+#define KOBJ_NAME_LEN 20
+
+struct kobject;
+struct kset;
+struct subsystem;
+struct module;
+
+/* --------------------------------------------------------------- attributes and ktypes */
+
+struct attribute {
+	const char *name;
+	struct module *owner;
+	mode_t mode;
+};
+
+struct sysfs_ops {
+	ssize_t (*show)(struct kobject *kobj, struct attribute *attr, char *buf);
+	ssize_t (*store)(struct kobject *kobj, struct attribute *attr, const char *buf,
+			 size_t count);
+};
+
+struct kobj_type {
+	void (*release)(struct kobject *kobj);
+	struct sysfs_ops *sysfs_ops;
+	struct attribute **default_attrs; /* NULL-terminated */
+};
+
+/* --------------------------------------------------------------------------- kobject */
+
+struct kobject {
+	char *k_name;                /* the name in use: name[] or a longer allocated copy */
+	char name[KOBJ_NAME_LEN];    /* inline storage for short names */
+	int refcount;                /* mirrors the world's count while the object lives */
+	struct list_head entry;      /* link in kset->list */
+	struct kobject *parent;
+	struct kset *kset;
+	struct kobj_type *ktype;
+	struct sysfs_dirent *dentry; /* the object's sysfs directory, set by kobject_add */
+};
+
+/**
+ * kobject_init() - make a kobject ready for reference counting
+ * @kobj: object in zeroed memory (fields the creator set, such as the name, are kept)
+ *
+ * Sets the count to one: the creator's reference, to be dropped with kobject_put().
+ * A second init of a live object is refused with a diagnostic.
+ */
+void kobject_init(struct kobject *kobj);
+
+/**
+ * kobject_set_name() - set the name used in sysfs, printf-style, any length
+ * @kobj: the object
+ * @fmt: format of the name; a '/' in the result becomes '!', as sysfs needs
+ *
+ * Return: 0, -ENOMEM if the name could not be allocated (see kobj_world_fail_alloc), or
+ * -EINVAL for a NULL @fmt. On failure the previous name is kept.
+ */
+int kobject_set_name(struct kobject *kobj, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* kobject_name() - the object's name; never NULL ("" before a name is set). */
+const char *kobject_name(const struct kobject *kobj);
+
+/**
+ * kobject_get() - take a reference
+ * Return: @kobj with its count raised, or NULL for NULL, for an object never initialised,
+ * and for one whose count already reached zero (the article's rule; a diagnostic records
+ * the kernel's message). The result must be tested.
+ */
+struct kobject *kobject_get(struct kobject *kobj);
+
+/**
+ * kobject_put() - drop a reference; the last one releases the object
+ * @kobj: the object, or NULL (no-op)
+ *
+ * On the last put the ktype's release() runs, then the object's kset and parent
+ * references are dropped. A put on a released or uninitialised object is reported and
+ * changes nothing.
+ */
+void kobject_put(struct kobject *kobj);
+
+/**
+ * kobject_add() - create the object's sysfs directory and join its kset
+ * @kobj: an initialised, named object; set ->kset and ->parent first if wanted
+ *
+ * With no parent the kset's own kobject becomes the parent; with neither, the directory
+ * goes to the top of /sys. The object takes a reference on itself (dropped by
+ * kobject_del), on its parent and on its kset (both dropped when it is released).
+ * Return: 0; -EINVAL (not initialised, empty name, kset not registered); -EEXIST (name
+ * taken in that directory); -ENOENT (parent not in sysfs); -ENOMEM (fault injection).
+ * On failure nothing was taken: the caller still owns its reference.
+ */
+int kobject_add(struct kobject *kobj);
+
+/* kobject_del() - remove from sysfs and the kset, dropping the reference kobject_add took. */
+void kobject_del(struct kobject *kobj);
+
+/* kobject_register() - kobject_init() then kobject_add(); Return: as kobject_add(). */
+int kobject_register(struct kobject *kobj);
+
+/* kobject_unregister() - kobject_del() then kobject_put(). */
+void kobject_unregister(struct kobject *kobj);
+
+/* kobject_refcount() - the count as the world knows it; 0 once released or never inited. */
+int kobject_refcount(const struct kobject *kobj);
+
+/* get_ktype() - the kset's ktype if the object is in a kset that has one, else its own. */
+struct kobj_type *get_ktype(struct kobject *kobj);
+
+/* ------------------------------------------------------------------------------- kset */
+
+struct kset_hotplug_ops {
+	/* Return 0 to suppress the event. */
+	int (*filter)(struct kset *kset, struct kobject *kobj);
+	/* The subsystem name of the event; NULL means the kset's name. */
+	const char *(*name)(struct kset *kset, struct kobject *kobj);
+	/* Add "KEY=value" strings to envp (at most num_envp, text in buffer); non-zero
+	 * return cancels the event. */
+	int (*hotplug)(struct kset *kset, struct kobject *kobj, char **envp, int num_envp,
+		       char *buffer, int buffer_size);
+};
+
+struct kset {
+	struct subsystem *subsys;
+	struct kobj_type *ktype;
+	struct list_head list;
+	struct kobject kobj;
+	struct kset_hotplug_ops *hotplug_ops;
+};
+
+static inline struct kset *to_kset(struct kobject *kobj)
+{
+	return kobj ? container_of(kobj, struct kset, kobj) : NULL;
+}
+
+void kset_init(struct kset *kset);
+/* kset_add() - add the kset's kobject; with no parent, it goes under its subsystem. */
+int kset_add(struct kset *kset);
+int kset_register(struct kset *kset);
+void kset_unregister(struct kset *kset);
+struct kset *kset_get(struct kset *kset);
+void kset_put(struct kset *kset);
+
+/**
+ * kset_find_obj() - the member of @kset named @name
+ * Return: the first match, without taking a reference (as in 2.6.0), or NULL.
+ */
+struct kobject *kset_find_obj(struct kset *kset, const char *name);
+
+/* -------------------------------------------------------------------------- subsystem */
+
+struct subsystem {
+	struct kset kset;
+	struct rw_semaphore rwsem; /* guards the lists of every kset of the subsystem */
+};
+
+/* decl_subsys() - define struct subsystem <name>_subsys at file scope. */
+#define decl_subsys(_name, _type, _hotplug_ops)                                   \
+	struct subsystem _name##_subsys = {                                       \
+		.kset = { .kobj = { .name = #_name }, .ktype = (_type),           \
+			  .hotplug_ops = (_hotplug_ops) },                        \
+		.rwsem = RWSEM_INITIALIZER,                                       \
+	}
+
+void subsystem_init(struct subsystem *subsys);
+int subsystem_register(struct subsystem *subsys);
+void subsystem_unregister(struct subsystem *subsys);
+struct subsystem *subsys_get(struct subsystem *subsys);
+void subsys_put(struct subsystem *subsys);
+
+/* ---------------------------------------------------------------------------- modules */
+
+enum module_state { MODULE_STATE_LIVE, MODULE_STATE_GOING, MODULE_STATE_UNLOADED };
+
+struct module {
+	char name[56];
+	int refcnt;
+	enum module_state state;
+	unsigned id;                     /* the module's record in the world */
+	void (*exit)(struct module *mod); /* optional; runs while the module is GOING */
+	void *data;                      /* for the code that loaded it */
+};
+
+/**
+ * module_load() - simulate insmod: a live module with no references
+ * Return: the module, owned by the world until it is freed, or NULL if a loaded module
+ * already has that name (-EEXIST in *@err when @err is not NULL).
+ */
+struct module *module_load(const char *name, int *err);
+
+/**
+ * module_unload() - simulate rmmod
+ * Return: 0, or -EBUSY (with a diagnostic) while references are held, -ENOENT if it is
+ * not loaded. With no references the module goes GOING (try_module_get fails), its exit
+ * runs, then it is UNLOADED. An unloaded module's pointer stays valid until the world is
+ * freed; using it is reported.
+ */
+int module_unload(struct module *mod);
+
+/* try_module_get() - true if @mod is NULL or live (its count is raised). */
+bool try_module_get(struct module *mod);
+void module_put(struct module *mod);
+int module_refcount(const struct module *mod);
+
+/* ------------------------------------------------------------------------------ sysfs */
+
+#include "core/sysfs.h"
+
+/* -------------------------------------------------------- origins of kernel-named calls */
+
+#define KOBJ_CALL(call) (kobj_note_origin(__FILE__, __LINE__), (call))
+
+#define kobject_init(k)            KOBJ_CALL((kobject_init)(k))
+#define kobject_set_name(k, ...)   KOBJ_CALL((kobject_set_name)(k, __VA_ARGS__))
+#define kobject_get(k)             KOBJ_CALL((kobject_get)(k))
+#define kobject_put(k)             KOBJ_CALL((kobject_put)(k))
+#define kobject_add(k)             KOBJ_CALL((kobject_add)(k))
+#define kobject_del(k)             KOBJ_CALL((kobject_del)(k))
+#define kobject_register(k)        KOBJ_CALL((kobject_register)(k))
+#define kobject_unregister(k)      KOBJ_CALL((kobject_unregister)(k))
+#define kset_init(k)               KOBJ_CALL((kset_init)(k))
+#define kset_add(k)                KOBJ_CALL((kset_add)(k))
+#define kset_register(k)           KOBJ_CALL((kset_register)(k))
+#define kset_unregister(k)         KOBJ_CALL((kset_unregister)(k))
+#define kset_get(k)                KOBJ_CALL((kset_get)(k))
+#define kset_put(k)                KOBJ_CALL((kset_put)(k))
+#define subsystem_init(s)          KOBJ_CALL((subsystem_init)(s))
+#define subsystem_register(s)      KOBJ_CALL((subsystem_register)(s))
+#define subsystem_unregister(s)    KOBJ_CALL((subsystem_unregister)(s))
+#define subsys_get(s)              KOBJ_CALL((subsys_get)(s))
+#define subsys_put(s)              KOBJ_CALL((subsys_put)(s))
+#define module_load(n, e)          KOBJ_CALL((module_load)(n, e))
+#define module_unload(m)           KOBJ_CALL((module_unload)(m))
+#define try_module_get(m)          KOBJ_CALL((try_module_get)(m))
+#define module_put(m)              KOBJ_CALL((module_put)(m))
+
+#endif
