@@ -58,12 +58,10 @@ static void free_event(struct kobj_hotplug_event *ev)
 void kobj_hotplug(struct kobj_world *w, struct kobject *kobj, const char *action,
 		  struct kobj_origin o)
 {
-	struct kobject *top = kobj;
-	while (top && !top->kset)
-		top = top->parent;
-	if (!top || !top->kset->hotplug_ops)
+	struct kobj_record *r = kobj_any(w, kobj);
+	struct kset *kset = r ? r->nearest_kset : NULL;
+	if (!kset || !kset->hotplug_ops)
 		return;
-	struct kset *kset = top->kset;
 	struct kset_hotplug_ops *ops = kset->hotplug_ops;
 	if (ops->filter && !ops->filter(kset, kobj))
 		return;
@@ -74,8 +72,7 @@ void kobj_hotplug(struct kobj_world *w, struct kobject *kobj, const char *action
 	ev->action = action;
 	ev->devpath = kobj_path(kobj);
 	ev->subsystem = kobj_xstrdup(name ? name : kobject_name(&kset->kobj));
-	struct kobj_record *r = kobj_any(w, kobj);
-	ev->obj = r ? r->id : 0;
+	ev->obj = r->id;
 	ev->origin = o;
 	add_env(ev, kobj_xstrdup("HOME=/"));
 	add_env(ev, kobj_xstrdup("PATH=/sbin:/bin:/usr/sbin:/usr/bin"));

@@ -585,6 +585,7 @@ int kobj_add_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o
 		up_write(&subsys->rwsem);
 	kobj->parent = parent;
 	hold(w, kobj, r, parent, kset, o, op);
+	r->nearest_kset = kset ? kset : parent ? kobj_any(w, parent)->nearest_kset : NULL;
 	r->in_sysfs = true;
 	r->was_added = true;
 	r->added_at = o;

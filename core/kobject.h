@@ -18,6 +18,7 @@
 
 #include "core/list.h"
 #include "core/rwsem.h"
+#include "core/slab.h"
 #include "core/world.h"
 
 #define KOBJ_NAME_LEN 20

@@ -4,6 +4,7 @@
  * same holder (else of anyone), as a person reading the log would pair them.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/world_internal.h"
 
@@ -28,6 +29,30 @@ size_t kobj_leak_count(const struct kobj_world *w)
 	for (unsigned id = 1; id <= w->nrecords; id++)
 		n += leaked(kobj_rec(w, id));
 	return n;
+}
+
+/*
+ * The reference a put gives back: an unregister gives back the creator's (the init);
+ * otherwise the newest unmatched one of the same holder, else the newest of anyone.
+ */
+static size_t match_put(const struct kobj_world *w, const struct ref *refs, size_t head,
+			const struct kobj_event *put)
+{
+	size_t same = NONE, any = NONE;
+	bool unregister = strstr(put->op, "unregister") != NULL;
+
+	for (size_t j = head; j != NONE; j = refs[j].next) {
+		const struct kobj_event *taken = &w->events[refs[j].event];
+		if (refs[j].matched)
+			continue;
+		if (unregister && put->holder == 0 && taken->kind == KOBJ_EV_INIT)
+			return j;
+		if (any == NONE)
+			any = j;
+		if (same == NONE && taken->holder == put->holder)
+			same = j;
+	}
+	return same != NONE ? same : any;
 }
 
 static void print_ref(const struct kobj_world *w, const struct kobj_record *r,
@@ -64,19 +89,9 @@ size_t kobj_leak_report(const struct kobj_world *w, FILE *out)
 			refs[nrefs] = (struct ref){ i, head[ev->obj], false };
 			head[ev->obj] = nrefs++;
 		} else if (ev->kind == KOBJ_EV_PUT) {
-			size_t same = NONE, any = NONE;
-			for (size_t j = head[ev->obj]; j != NONE; j = refs[j].next) {
-				if (refs[j].matched)
-					continue;
-				if (any == NONE)
-					any = j;
-				if (w->events[refs[j].event].holder == ev->holder) {
-					same = j;
-					break;
-				}
-			}
-			if (same != NONE || any != NONE)
-				refs[same != NONE ? same : any].matched = true;
+			size_t pick = match_put(w, refs, head[ev->obj], ev);
+			if (pick != NONE)
+				refs[pick].matched = true;
 		}
 	}
 

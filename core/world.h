@@ -60,6 +60,7 @@ struct kobj_record {
 	/* internal */
 	struct kobject *held_parent;
 	struct kset *held_kset;
+	struct kset *nearest_kset; /* own kset, else the parent's nearest: where hotplug asks */
 	struct sysfs_dirent *dir;
 };
 

@@ -1,0 +1,22 @@
+/* kmalloc on the C heap, failing when the current world injects a fault. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/world_internal.h"
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	(void)flags;
+	return kobj_kmalloc(kobj_world_current(), size);
+}
+
+void *kzalloc(size_t size, gfp_t flags)
+{
+	void *p = kmalloc(size, flags);
+	return p ? memset(p, 0, size) : NULL;
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
