@@ -28,16 +28,6 @@ char *kobj_path(struct kobject *kobj)
 	return s;
 }
 
-static struct kobj_hotplug_event *new_event(struct kobj_world *w)
-{
-	kobj_grow((void **)&w->hotplugs, &w->hotplugs_cap, w->nhotplugs + 1,
-		  sizeof(*w->hotplugs));
-	struct kobj_hotplug_event *ev = &w->hotplugs[w->nhotplugs];
-	memset(ev, 0, sizeof(*ev));
-	ev->envp = kobj_xcalloc(NUM_ENVP, sizeof(char *));
-	return ev;
-}
-
 static void add_env(struct kobj_hotplug_event *ev, char *var)
 {
 	if (ev->envc < NUM_ENVP - 1)
@@ -67,7 +57,9 @@ void kobj_hotplug(struct kobj_world *w, struct kobject *kobj, const char *action
 		return;
 
 	const char *name = ops->name ? ops->name(kset, kobj) : NULL;
-	struct kobj_hotplug_event *ev = new_event(w);
+	/* Built aside and appended last: a callback may cause events of its own. */
+	struct kobj_hotplug_event event = { .envp = kobj_xcalloc(NUM_ENVP, sizeof(char *)) };
+	struct kobj_hotplug_event *ev = &event;
 	ev->seqnum = w->hotplug_seqnum++;
 	ev->action = action;
 	ev->devpath = kobj_path(kobj);
@@ -97,7 +89,9 @@ void kobj_hotplug(struct kobj_world *w, struct kobject *kobj, const char *action
 							   envp[i]));
 		}
 	}
-	w->nhotplugs++;
+	kobj_grow((void **)&w->hotplugs, &w->hotplugs_cap, w->nhotplugs + 1,
+		  sizeof(*w->hotplugs));
+	w->hotplugs[w->nhotplugs++] = event;
 	int count = ev->obj ? kobj_rec(w, ev->obj)->refcount : 0;
 	kobj_log(w, KOBJ_EV_HOTPLUG, action, ev->obj, 0, count, count,
 		 (unsigned)(w->nhotplugs - 1), o);

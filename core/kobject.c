@@ -65,6 +65,7 @@ struct kobj_record *kobj_init_as(struct kobj_world *w, struct kobject *kobj, enu
 	}
 	r = kobj_record_new(w, kind, kobj, kobject_name(kobj), o);
 	r->refcount = 1;
+	r->ktype = get_ktype(kobj);
 	sync_count(kobj, r);
 	INIT_LIST_HEAD(&kobj->entry);
 	kobj->dentry = NULL;
@@ -240,6 +241,7 @@ static void release_object(struct kobj_world *w, struct kobject *kobj, struct ko
 	}
 	*kset = r->held_kset;
 	*parent = r->held_parent;
+	r->ktype = ktype;
 	r->released = true;
 	r->release_at = o;
 	kobj->refcount = 0;
@@ -587,6 +589,7 @@ int kobj_add_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o
 	hold(w, kobj, r, parent, kset, o, op);
 	r->nearest_kset = kset ? kset : parent ? kobj_any(w, parent)->nearest_kset : NULL;
 	r->in_sysfs = true;
+	r->ktype = get_ktype(kobj);
 	r->was_added = true;
 	r->added_at = o;
 	kobj_log(w, KOBJ_EV_ADD, op, r->id, 0, r->refcount, r->refcount, 0, o);

@@ -132,6 +132,9 @@ void kobj_world_free(struct kobj_world *w)
 	}
 	free(w->hotplugs);
 	free_strings(&w->strings);
+	for (size_t i = 0; i < w->nktype_names; i++)
+		free(w->ktype_names[i].name);
+	free(w->ktype_names);
 	free(w);
 }
 

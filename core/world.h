@@ -57,6 +57,7 @@ struct kobj_record {
 	unsigned parent;           /* id of the parent whose reference it holds, or 0 */
 	unsigned kset;             /* id of the kset whose reference it holds, or 0 */
 	struct kobj_origin init_at, added_at, release_at;
+	const struct kobj_type *ktype; /* as get_ktype() saw it at init, add and release */
 	/* internal */
 	struct kobject *held_parent;
 	struct kset *held_kset;

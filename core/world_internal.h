@@ -50,6 +50,12 @@ struct kobj_world {
 	struct module **modules;
 	size_t nmodules, modules_cap;
 
+	struct ktype_name {
+		const struct kobj_type *ktype;
+		char *name;
+	} *ktype_names;
+	size_t nktype_names, ktype_names_cap;
+
 	unsigned fail_alloc_in; /* 0: off; n: the nth allocation from now fails */
 
 	void (*on_diag)(const struct kobj_diag *d, void *ctx);

@@ -1,0 +1,48 @@
+/*
+ * Pictures of a world: DOT text for graphviz, and rendering through graphviz's `dot`.
+ * The output is deterministic: nodes are named k<id> and listed in id order.
+ */
+#ifndef KOBJ_DOT_H
+#define KOBJ_DOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/world.h"
+
+struct kobj_type;
+
+enum kobj_state {
+	KOBJ_STATE_INITIALIZED, /* counted, never added */
+	KOBJ_STATE_IN_SYSFS,
+	KOBJ_STATE_DELETED,     /* out of sysfs, still referenced */
+	KOBJ_STATE_RELEASED,
+	KOBJ_STATE_LEAKED,      /* released with no release(), or still counted at exit */
+};
+
+/* kobj_record_state() - with @at_exit, objects not released count as leaked. */
+enum kobj_state kobj_record_state(const struct kobj_record *r, bool at_exit);
+const char *kobj_state_name(enum kobj_state state);
+
+/* Give a ktype the name pictures and trees show (unnamed ones are "ktype 1", ...). */
+void kobj_world_name_ktype(struct kobj_world *w, const struct kobj_type *ktype,
+			   const char *name);
+
+struct kobj_dot_options {
+	const char *path;  /* subtree to draw ("/sys/bus"), NULL or "/sys" for all */
+	bool at_exit;      /* draw objects not released as leaked */
+	bool legend;
+};
+
+/* kobj_dot() - Return: 0, or -ENOENT if options->path names no object. */
+int kobj_dot(const struct kobj_world *w, const struct kobj_dot_options *options, FILE *out);
+
+/**
+ * kobj_render() - turn DOT text into a picture with graphviz's `dot`
+ * @file: where to write; its extension picks the format (.svg, .png, .pdf, .dot)
+ * @err: a message on failure ("graphviz's dot was not found ...")
+ * Return: 0 or -1.
+ */
+int kobj_render(const char *dot_text, const char *file, char *err, size_t errlen);
+
+#endif
