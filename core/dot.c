@@ -159,26 +159,23 @@ static void put_cluster(const struct kobj_world *w, const struct kobj_record *ks
 	fprintf(out, "%s}\n", indent);
 }
 
+/* The legend is one node holding a table, so it stays small beside the tree. */
 static void put_legend(FILE *out)
 {
-	fputs("  subgraph cluster_legend {\n"
-	      "    label=\"legend\"; style=rounded; color=\"#bdbdbd\"; fontcolor=\"#757575\";\n"
-	      "    node [shape=box, style=\"rounded,filled\", fontsize=9];\n", out);
+	fputs("  legend [shape=plaintext, fontsize=9, label=<<table border=\"0\" "
+	      "cellborder=\"1\" cellspacing=\"2\" cellpadding=\"3\">\n"
+	      "    <tr><td colspan=\"2\"><b>legend</b></td></tr>\n", out);
 	for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++)
-		fprintf(out, "    legend_%zu [label=\"%s\", fillcolor=\"%s\", fontcolor=\"%s\"];\n",
-			s, states[s].meaning, states[s].fill, states[s].font);
-	fputs("    legend_diag [label=\"named by a diagnostic\", fillcolor=\"#ffffff\", "
-	      "color=\"#d32f2f\", penwidth=2.5];\n"
-	      "    legend_kobj [label=\"kobject\\nrefcount\\nktype\"];\n"
-	      "    legend_kset [label=\"kset\", shape=folder, style=filled, fillcolor=\"#ffffff\"];\n"
-	      "    legend_subsys [label=\"subsystem\", shape=tab, style=filled, "
-	      "fillcolor=\"#ffffff\"];\n"
-	      "    legend_child [label=\"child\"]; legend_parent [label=\"parent\"];\n"
-	      "    legend_member [label=\"member\"]; legend_set [label=\"its kset\", "
-	      "shape=folder, style=filled, fillcolor=\"#ffffff\"];\n"
-	      "    legend_child -> legend_parent [label=\"parent\", fontsize=8];\n"
-	      "    legend_member -> legend_set [label=\"kset\", style=dashed, fontsize=8];\n"
-	      "  }\n", out);
+		fprintf(out, "    <tr><td bgcolor=\"%s\" width=\"24\"></td>"
+			"<td align=\"left\">%s</td></tr>\n", states[s].fill, states[s].meaning);
+	fputs("    <tr><td color=\"#d32f2f\" border=\"3\"></td>"
+	      "<td align=\"left\">named by a diagnostic</td></tr>\n"
+	      "    <tr><td>box</td><td align=\"left\">kobject: name, refcount, ktype</td></tr>\n"
+	      "    <tr><td>folder</td><td align=\"left\">kset, framed with its members</td></tr>\n"
+	      "    <tr><td>tab</td><td align=\"left\">subsystem</td></tr>\n"
+	      "    <tr><td>&#8594;</td><td align=\"left\">parent</td></tr>\n"
+	      "    <tr><td>- &#8594;</td><td align=\"left\">kset, when not the parent</td></tr>\n"
+	      "  </table>>];\n", out);
 }
 
 int kobj_dot(const struct kobj_world *w, const struct kobj_dot_options *options, FILE *out)
