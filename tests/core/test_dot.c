@@ -40,8 +40,12 @@ static void assert_golden(const char *name, const char *text)
 
 static decl_subsys(bus, &my_ktype, NULL);
 
+struct article {
+	struct my_object *a, *b, *port;
+};
+
 /* The article's picture: a subsystem, a kset in it, members, a child, a mistake. */
-static void build_article_world(struct kset *drivers)
+static struct article build_article_world(struct kset *drivers)
 {
 	kobj_world_name_ktype(kobj_world_current(), &my_ktype, "my_ktype");
 	subsystem_register(&bus_subsys);
@@ -60,6 +64,17 @@ static void build_article_world(struct kset *drivers)
 	kobject_put(&gone->kobj);
 	kobject_put(&gone->kobj); /* a double put: drawn with a red border */
 	kobject_del(&b->kobj);    /* deleted, still referenced */
+	return (struct article){ a, b, port };
+}
+
+static void teardown_article_world(struct article *w, struct kset *drivers)
+{
+	kobject_unregister(&w->port->kobj);
+	kobject_unregister(&w->a->kobj);
+	kobject_put(&w->b->kobj);
+	kset_unregister(drivers);
+	subsystem_unregister(&bus_subsys);
+	assert_int_equal(kobj_leak_count(kobj_world_current()), 0);
 }
 
 static char *dot_text(void **state, const struct kobj_dot_options *o)
@@ -73,18 +88,19 @@ static void article_world_matches_golden(void **state)
 {
 	static struct kset drivers;
 	memset(&drivers, 0, sizeof(drivers));
-	build_article_world(&drivers);
+	struct article world = build_article_world(&drivers);
 	struct kobj_dot_options o = { .legend = true };
 	char *text = dot_text(state, &o);
 	assert_golden("article.dot", text);
 	free(text);
+	teardown_article_world(&world, &drivers);
 }
 
 static void subtree_and_exit_view_match_golden(void **state)
 {
 	static struct kset drivers;
 	memset(&drivers, 0, sizeof(drivers));
-	build_article_world(&drivers);
+	struct article world = build_article_world(&drivers);
 	struct kobj_dot_options o = { .path = "/sys/bus/drivers", .at_exit = true };
 	char *text = dot_text(state, &o);
 	assert_golden("drivers-at-exit.dot", text);
@@ -92,6 +108,7 @@ static void subtree_and_exit_view_match_golden(void **state)
 	assert_null(strstr(text, "\"bus\\n"));
 	assert_null(strstr(text, "gone"));
 	free(text);
+	teardown_article_world(&world, &drivers);
 }
 
 static void missing_subtree_is_an_error(void **state)
