@@ -45,4 +45,21 @@ int kobj_dot(const struct kobj_world *w, const struct kobj_dot_options *options,
  */
 int kobj_render(const char *dot_text, const char *file, char *err, size_t errlen);
 
+/**
+ * kobj_run_dot() - lay out or render @dot_text with `dot @flag` and capture its output
+ * Return: the output (malloc'd, NUL-terminated), or NULL with a message in @err.
+ */
+char *kobj_run_dot(const char *dot_text, const char *flag, char *err, size_t errlen);
+
+/**
+ * kobj_timeline_html() - one self-contained HTML page that steps through the world's
+ * event log: a picture per event, nodes kept in place (the layout of every object the
+ * log ever named is computed once), refcount changes highlighted, released objects
+ * left as grey ghosts. Frames are drawn by the page on demand from a compact
+ * description, so a recording grows by a few dozen bytes per event.
+ * Return: 0, or -1 with a message in @err (graphviz missing).
+ */
+int kobj_timeline_html(const struct kobj_world *w, const char *title, FILE *out, char *err,
+		       size_t errlen);
+
 #endif
