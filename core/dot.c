@@ -53,6 +53,14 @@ void kobj_world_name_ktype(struct kobj_world *w, const struct kobj_type *ktype,
 	w->ktype_names[w->nktype_names++].name = kobj_xstrdup(name);
 }
 
+const char *kobj_ktype_name(const struct kobj_world *w, const struct kobj_type *ktype)
+{
+	for (size_t i = 0; ktype && i < w->nktype_names; i++)
+		if (w->ktype_names[i].ktype == ktype)
+			return w->ktype_names[i].name;
+	return NULL;
+}
+
 /* Writes @s as the inside of a DOT string. */
 static void put_escaped(const char *s, FILE *out)
 {
@@ -79,11 +87,9 @@ static void put_ktype(const struct kobj_world *w, struct ktype_labels *l,
 		fputs("no ktype", out);
 		return;
 	}
-	for (size_t i = 0; i < w->nktype_names; i++) {
-		if (w->ktype_names[i].ktype == ktype) {
-			put_escaped(w->ktype_names[i].name, out);
-			return;
-		}
+	if (kobj_ktype_name(w, ktype)) {
+		put_escaped(kobj_ktype_name(w, ktype), out);
+		return;
 	}
 	size_t i = 0;
 	while (i < l->n && l->seen[i] != ktype)

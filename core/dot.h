@@ -28,6 +28,9 @@ const char *kobj_state_name(enum kobj_state state);
 void kobj_world_name_ktype(struct kobj_world *w, const struct kobj_type *ktype,
 			   const char *name);
 
+/* The name given with kobj_world_name_ktype(), or NULL. */
+const char *kobj_ktype_name(const struct kobj_world *w, const struct kobj_type *ktype);
+
 struct kobj_dot_options {
 	const char *path;  /* subtree to draw ("/sys/bus"), NULL or "/sys" for all */
 	bool at_exit;      /* draw objects not released as leaked */

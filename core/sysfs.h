@@ -45,7 +45,13 @@ ssize_t sysfs_read(const struct kobj_world *w, const char *path, char *buf, size
 ssize_t sysfs_write(const struct kobj_world *w, const char *path, const char *buf,
 		    size_t count);
 
-/* sysfs_print_tree() - like `tree`: the subtree at @path with each object's refcount. */
+/*
+ * sysfs_print_tree() - like `tree`: the subtree at @path with each object's kind,
+ * refcount and named ktype, and "!" after objects a diagnostic named.
+ * Return: 0, or -ENOENT.
+ */
 int sysfs_print_tree(const struct kobj_world *w, const char *path, FILE *out);
+/* sysfs_print_tree_color() - the same with ANSI colours, for a terminal. */
+int sysfs_print_tree_color(const struct kobj_world *w, const char *path, FILE *out);
 
 #endif

@@ -2,7 +2,14 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "core/dot.h"
 #include "core/world_internal.h"
+
+#define BOLD(c) ((c) ? "\033[1m" : "")
+#define GREEN(c) ((c) ? "\033[32m" : "")
+#define RED(c) ((c) ? "\033[1;31m" : "")
+#define DIM(c) ((c) ? "\033[2m" : "")
+#define RESET(c) ((c) ? "\033[0m" : "")
 
 static const char *kind_word(enum kobj_kind kind)
 {
@@ -17,15 +24,21 @@ static const char *kind_word(enum kobj_kind kind)
 }
 
 static void print_entry(const struct kobj_world *w, const struct sysfs_dirent *d,
-			const char *label, FILE *out)
+			const char *label, bool c, FILE *out)
 {
-	fputs(label, out);
-	if (sysfs_dirent_type(d) == SYSFS_DIR) {
-		const struct kobj_record *r = kobj_record_of(w, sysfs_dirent_kobj(d));
-		if (r)
-			fprintf(out, "  [%srefcount %d]", kind_word(r->kind), r->refcount);
+	const struct kobj_record *r = NULL;
+	if (sysfs_dirent_type(d) == SYSFS_DIR)
+		r = kobj_record_of(w, sysfs_dirent_kobj(d));
+	if (!r) {
+		bool file = sysfs_dirent_type(d) == SYSFS_FILE;
+		fprintf(out, "%s%s%s\n", file ? DIM(c) : "", label, file ? RESET(c) : "");
+		return;
 	}
-	fputc('\n', out);
+	const char *ktype = kobj_ktype_name(w, r->ktype);
+	fprintf(out, "%s%s%s  [%srefcount %d%s%s]%s%s%s\n",
+		r->kind == KOBJ_KIND_KOBJECT ? GREEN(c) : BOLD(c), label, RESET(c),
+		kind_word(r->kind), r->refcount, ktype ? ", " : "", ktype ? ktype : "",
+		RED(c), r->diagnosed ? " !" : "", RESET(c));
 }
 
 /* One level of the walk: a directory's sorted children and the next one to print. */
@@ -34,7 +47,7 @@ struct frame {
 	size_t n, next;
 };
 
-int sysfs_print_tree(const struct kobj_world *w, const char *path, FILE *out)
+static int print_tree(const struct kobj_world *w, const char *path, bool color, FILE *out)
 {
 	const struct sysfs_dirent *top = sysfs_lookup(w, path);
 	char label[4096];
@@ -42,7 +55,7 @@ int sysfs_print_tree(const struct kobj_world *w, const char *path, FILE *out)
 	if (!top)
 		return -ENOENT;
 	sysfs_dirent_path(top, label, sizeof(label));
-	print_entry(w, top, label, out);
+	print_entry(w, top, label, color, out);
 
 	/* An explicit stack, so that a very deep chain cannot overflow the C stack. */
 	struct frame *stack = NULL;
@@ -61,7 +74,7 @@ int sysfs_print_tree(const struct kobj_world *w, const char *path, FILE *out)
 		for (size_t i = 0; i + 1 < depth; i++)
 			fputs(stack[i].next < stack[i].n ? "│   " : "    ", out);
 		fputs(f->next < f->n ? "├── " : "└── ", out);
-		print_entry(w, d, sysfs_dirent_name(d), out);
+		print_entry(w, d, sysfs_dirent_name(d), color, out);
 		if (sysfs_dirent_type(d) == SYSFS_DIR) {
 			kobj_grow((void **)&stack, &cap, depth + 1, sizeof(*stack));
 			struct frame *c = &stack[depth++];
@@ -71,4 +84,14 @@ int sysfs_print_tree(const struct kobj_world *w, const char *path, FILE *out)
 	}
 	free(stack);
 	return 0;
+}
+
+int sysfs_print_tree(const struct kobj_world *w, const char *path, FILE *out)
+{
+	return print_tree(w, path, false, out);
+}
+
+int sysfs_print_tree_color(const struct kobj_world *w, const char *path, FILE *out)
+{
+	return print_tree(w, path, true, out);
 }

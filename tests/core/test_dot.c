@@ -192,6 +192,23 @@ static void render_explains_failures(void **state)
 	(void)state;
 }
 
+static void tree_shows_ktypes_marks_and_colour(void **state)
+{
+	kobj_world_name_ktype(*state, &my_ktype, "my_ktype");
+	struct my_object *a = new_object("a");
+	kobject_register(&a->kobj);
+	kobject_init(&a->kobj); /* init twice: a diagnostic names it */
+	char *plain = NULL, *colour = NULL;
+	CAPTURE(plain, sysfs_print_tree(*state, "/sys", out));
+	assert_string_equal(plain, "/sys\n└── a  [refcount 2, my_ktype] !\n");
+	CAPTURE(colour, sysfs_print_tree_color(*state, "/sys", out));
+	assert_string_equal(colour, "/sys\n└── \033[32ma\033[0m  [refcount 2, my_ktype]"
+				    "\033[1;31m !\033[0m\n");
+	free(plain);
+	free(colour);
+	kobject_unregister(&a->kobj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +219,7 @@ int main(void)
 		TEST(states_have_their_own_colours),
 		TEST(renders_svg_and_png),
 		TEST(render_explains_failures),
+		TEST(tree_shows_ktypes_marks_and_colour),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
