@@ -424,17 +424,21 @@ static int check_parent(struct kobj_world *w, struct kobject *parent, struct kob
 			struct kobj_origin o, const char *op)
 {
 	char where[256];
-	struct kobj_record *pr = kobj_live(w, parent);
+	struct kobj_record *pr = kobj_any(w, parent);
 
-	if (pr && pr->in_sysfs && pr->dir)
+	if (pr && !pr->released && pr->in_sysfs && pr->dir)
 		return 0;
+	/* A released parent may be freed memory: only its record is read. */
+	const char *name = pr ? pr->name : kobject_name(parent);
 	kobj_diag_add(w, KOBJ_DIAG_ADD_FAILED, r->id, o,
 		      kobj_xasprintf("kobject: kobject_add_internal failed for %s (error: -2 "
-				     "parent: %s)", r->name, kobject_name(parent)),
+				     "parent: %s)", r->name, name),
 		      kobj_xasprintf("%s() at %s: the parent '%s' is %s, so there is no "
 				     "directory to create '%s' in. Add the parent first.", op,
-				     kobj_where(o, where), pr ? pr->name : kobject_name(parent),
-				     !pr ? "not a live kobject" : "not in sysfs", r->name));
+				     kobj_where(o, where), name,
+				     !pr ? "not an initialised kobject"
+				     : pr->released ? "already released" : "not in sysfs",
+				     r->name));
 	return -ENOENT;
 }
 

@@ -84,7 +84,9 @@ struct kobject *kset_find_obj(struct kset *kset, const char *name)
 	struct kobject *found = NULL;
 	struct list_head *pos;
 
-	if (!kset || !name || !kobj_live(w, &kset->kobj))
+	struct kobj_record *kr = kset ? kobj_live(w, &kset->kobj) : NULL;
+	/* A kset whose kobject was initialised as a plain kobject has no list yet. */
+	if (!name || !kr || kr->kind == KOBJ_KIND_KOBJECT)
 		return NULL;
 	struct subsystem *subsys = kset->subsys;
 	if (subsys) {

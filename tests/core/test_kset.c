@@ -150,6 +150,15 @@ static void find_obj_takes_no_reference(void **state)
 	unmake_tree(&t);
 }
 
+static void find_obj_in_a_kset_never_kset_inited(void **state)
+{
+	struct kset ks = { 0 };
+	kobject_set_name(&ks.kobj, "plain");
+	kobject_init(&ks.kobj); /* not kset_init: its list was never set up */
+	assert_null(kset_find_obj(&ks, "x"));
+	kobject_put(&ks.kobj);
+}
+
 static void kset_and_subsys_get_put(void **state)
 {
 	struct tree t;
@@ -254,6 +263,7 @@ int main(void)
 		TEST(kset_ktype_wins),
 		TEST(kset_keeps_members_parent_alive),
 		TEST(find_obj_takes_no_reference),
+		TEST(find_obj_in_a_kset_never_kset_inited),
 		TEST(kset_and_subsys_get_put),
 		TEST(duplicate_names_across_ksets),
 		TEST(rwsem_blocks_a_writer),

@@ -1,0 +1,90 @@
+/*
+ * Calling Lua from the core's callbacks (release, show, store, hotplug): always on the
+ * main thread, always protected, with a traceback; a failure becomes a diagnostic and
+ * the core goes on in a consistent state. No Lua error ever unwinds through core code.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua_bindings/internal.h"
+
+/* The message handler (lua.c's msghandler): a string gets a traceback appended. */
+int kl_msgh(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+	if (msg == NULL) {
+		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+			msg = lua_tostring(L, -1);
+		else
+			msg = lua_pushfstring(L, "(error object is a %s value)",
+					      luaL_typename(L, 1));
+	}
+	luaL_traceback(L, L, msg, 1);
+	return 1;
+}
+
+/* malloc'd printf; NULL if memory ran out. */
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Records the error on top of @L as a CALLBACK_ERROR diagnostic. Allocates no Lua memory. */
+static void record(struct kl_ctx *ctx, lua_State *L, int status, unsigned obj,
+		   const char *what, const char *consequence)
+{
+	const char *err = "the Lua stack could not grow";
+	if (status != LUA_ERRRUN + 100 && lua_type(L, -1) == LUA_TSTRING)
+		err = lua_tostring(L, -1);
+	if (status == LUA_ERRMEM)
+		err = "not enough memory";
+	const char *tb = strstr(err, "\nstack traceback:");
+	int head = tb ? (int)(tb - err) : (int)strlen(err);
+	char *message = format("%s raised a Lua error: %.*s", what, head, err);
+	char *explanation = format("%s%s%s", consequence, tb ? "\n" : "", tb ? tb + 1 : "");
+
+	kobj_note_origin(ctx->file, ctx->line);
+	kobj_diag_record(ctx->world, KOBJ_DIAG_CALLBACK_ERROR, obj,
+			 message ? message : "a Lua callback raised an error",
+			 explanation ? explanation : consequence);
+	free(message);
+	free(explanation);
+}
+
+bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
+		 const char *what, const char *consequence)
+{
+	lua_State *L = ctx->L;
+	const char *file = ctx->file;
+	int line = ctx->line;
+	int top = lua_gettop(L);
+	int status = LUA_ERRRUN + 100; /* "could not even start" */
+
+	if (lua_checkstack(L, 4)) {
+		lua_pushcfunction(L, kl_msgh);   /* pushing a C function allocates nothing */
+		lua_pushcfunction(L, body);
+		lua_pushlightuserdata(L, arg);
+		status = lua_pcall(L, 1, 0, top + 1);
+	}
+	/* Calls made by the callback noted their own lines; the outer call goes on. */
+	ctx->file = file;
+	ctx->line = line;
+	kobj_world_use(ctx->world);
+	if (status != LUA_OK)
+		record(ctx, L, status, obj, what, consequence);
+	lua_settop(L, top);
+	return status == LUA_OK;
+}

@@ -1,0 +1,503 @@
+/*
+ * Handles and the memory behind them: nodes, the address map, the handle caches, and the
+ * checks that turn a stale handle into a clear Lua error instead of a dangling pointer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua_bindings/internal.h"
+
+const char *const kl_type_names[KL_NTYPES] = {
+	[KL_KOBJECT] = "kobject",
+	[KL_KSET] = "kset",
+	[KL_SUBSYS] = "subsystem",
+	[KL_KTYPE] = "kobj_type",
+	[KL_MODULE] = "module",
+};
+
+/* ====================================================================== address map */
+
+static size_t hash_addr(uintptr_t p)
+{
+	uint64_t x = (uint64_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+void kl_map_free(struct kl_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+struct kl_node *kl_map_get(const struct kl_map *m, const void *addr)
+{
+	uintptr_t key = (uintptr_t)addr;
+	if (!m->cap || !key)
+		return NULL;
+	for (size_t j = hash_addr(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+		if (m->keys[j] == key)
+			return m->vals[j];
+	return NULL;
+}
+
+/* Makes room for one more key; Return: false if memory ran out (the map is unchanged). */
+static bool map_reserve(struct kl_map *m)
+{
+	if (2 * (m->used + 1) <= m->cap)
+		return true;
+	size_t cap = m->cap ? m->cap * 2 : 256;
+	uintptr_t *keys = calloc(cap, sizeof(*keys));
+	struct kl_node **vals = calloc(cap, sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = hash_addr(m->keys[i]) & (cap - 1);
+		while (keys[j])
+			j = (j + 1) & (cap - 1);
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return true;
+}
+
+static void map_put(lua_State *L, struct kl_map *m, const void *addr, struct kl_node *n)
+{
+	uintptr_t key = (uintptr_t)addr;
+	if (!map_reserve(m))
+		luaL_error(L, "not enough memory");
+	size_t j = hash_addr(key) & (m->cap - 1);
+	while (m->keys[j] && m->keys[j] != key)
+		j = (j + 1) & (m->cap - 1);
+	if (!m->keys[j])
+		m->used++;
+	m->keys[j] = key;
+	m->vals[j] = n;
+}
+
+void kl_map_add(lua_State *L, struct kl_ctx *ctx, struct kl_node *n)
+{
+	for (enum kl_type v = KL_KOBJECT; v < KL_MODULE; v++) {
+		void *addr = kl_view(n, v);
+		if (addr)
+			map_put(L, &ctx->map, addr, n);
+	}
+}
+
+/* ============================================================================ nodes */
+
+struct kl_node *kl_node_new(lua_State *L, struct kl_ctx *ctx, enum kl_type type)
+{
+	struct kl_node *n = calloc(1, sizeof(*n));
+	if (!n)
+		luaL_error(L, "not enough memory");
+	n->ctx = ctx;
+	n->type = type;
+	n->next = ctx->nodes;
+	ctx->nodes = n;
+	return n;
+}
+
+void *kl_view(struct kl_node *n, enum kl_type view)
+{
+	switch (view) {
+	case KL_KOBJECT:
+		if (n->type == KL_KOBJECT)
+			return &n->u.kobj;
+		if (n->type == KL_KSET)
+			return &n->u.kset.kobj;
+		if (n->type == KL_SUBSYS)
+			return &n->u.subsys.kset.kobj;
+		return NULL;
+	case KL_KSET:
+		if (n->type == KL_KSET)
+			return &n->u.kset;
+		if (n->type == KL_SUBSYS)
+			return &n->u.subsys.kset;
+		return NULL;
+	case KL_SUBSYS:
+		return n->type == KL_SUBSYS ? &n->u.subsys : NULL;
+	case KL_KTYPE:
+		return n->type == KL_KTYPE ? &n->u.ktype.kt : NULL;
+	default:
+		return NULL;
+	}
+}
+
+const struct kobj_record *kl_node_record(struct kl_ctx *ctx, struct kl_node *n)
+{
+	void *kobj = kl_view(n, KL_KOBJECT);
+	return kobj ? kobj_record_of(ctx->world, kobj) : NULL;
+}
+
+unsigned kl_node_id(struct kl_ctx *ctx, struct kl_node *n, enum kl_type view)
+{
+	(void)view;
+	if (n->released)
+		return n->id;
+	const struct kobj_record *r = kl_node_record(ctx, n);
+	return r ? r->id : 0;
+}
+
+/* The on_release hook's work: the object is gone for Lua, its memory stays until reset. */
+void kl_node_released(struct kl_ctx *ctx, const struct kobj_record *r)
+{
+	struct kl_node *n = kl_map_get(&ctx->map, r->ptr);
+	lua_State *L = ctx->L;
+
+	if (!n || kl_view(n, KL_KOBJECT) != r->ptr)
+		return; /* not made by this module */
+	n->released = true;
+	n->id = r->id;
+	/* Drop the embedding table and callbacks so that the GC may take them. Setting an
+	 * existing key to nil allocates nothing, so this cannot raise. */
+	if (!lua_checkstack(L, 3))
+		return;
+	kl_push_slot(L, KL_SLOT_DATA);
+	if (lua_rawgetp(L, -1, n) != LUA_TNIL) {
+		lua_pushnil(L);
+		lua_rawsetp(L, -3, n);
+	}
+	lua_pop(L, 2);
+}
+
+/* ========================================================================== handles */
+
+/* [] -> [handle] for @addr of @view in the cache slot, making it if needed. */
+static struct kl_handle *push_cached(lua_State *L, struct kl_ctx *ctx, const void *addr,
+				     enum kl_type view)
+{
+	kl_push_slot(L, KL_SLOT_CACHE + (int)view);              /* [cache] */
+	if (lua_rawgetp(L, -1, addr) == LUA_TUSERDATA) {          /* [cache h] */
+		lua_remove(L, -2);
+		return lua_touserdata(L, -1);
+	}
+	lua_pop(L, 1);
+	struct kl_handle *h = lua_newuserdatauv(L, sizeof(*h), 1); /* [cache h] */
+	memset(h, 0, sizeof(*h));
+	h->gen = ctx->gen;
+	h->type = view;
+	luaL_setmetatable(L, kl_type_names[view]);
+	lua_pushvalue(L, -1);
+	lua_rawsetp(L, -3, addr);                                 /* cache[addr] = h */
+	lua_remove(L, -2);                                        /* [h] */
+	return h;
+}
+
+void kl_push_handle(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view)
+{
+	struct kl_handle *h = push_cached(L, ctx, kl_view(n, view), view);
+	h->node = n;
+}
+
+void kl_push_module(lua_State *L, struct kl_ctx *ctx, struct module *mod)
+{
+	if (!mod) {
+		lua_pushnil(L);
+		return;
+	}
+	struct kl_handle *h = push_cached(L, ctx, mod, KL_MODULE);
+	h->mod = mod;
+}
+
+void kl_push_addr(lua_State *L, struct kl_ctx *ctx, const void *addr, enum kl_type view)
+{
+	struct kl_node *n = kl_map_get(&ctx->map, addr);
+	if (n && kl_view(n, view) == addr)
+		kl_push_handle(L, ctx, n, view);
+	else
+		lua_pushnil(L);
+}
+
+struct kl_handle *kl_tohandle(lua_State *L, int idx)
+{
+	void *p = lua_touserdata(L, idx);
+	if (!p || lua_rawlen(L, idx) != sizeof(struct kl_handle) || !lua_getmetatable(L, idx))
+		return NULL;
+	for (int t = 0; t < KL_NTYPES; t++) {
+		luaL_getmetatable(L, kl_type_names[t]);
+		if (lua_rawequal(L, -1, -2)) {
+			lua_pop(L, 2);
+			struct kl_handle *h = p;
+			return h->type == (enum kl_type)t ? h : NULL;
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return NULL;
+}
+
+/* What to write instead, when a handle of one type is passed where another is needed. */
+static const char *hint(enum kl_type got, enum kl_type want)
+{
+	if (want == KL_KOBJECT && got == KL_KSET)
+		return "; pass its embedded kobject, kset.kobj";
+	if (want == KL_KOBJECT && got == KL_SUBSYS)
+		return "; pass its embedded kobject, subsys.kset.kobj";
+	if (want == KL_KSET && got == KL_SUBSYS)
+		return "; pass its embedded kset, subsys.kset";
+	if (want == KL_KSET && got == KL_KOBJECT)
+		return "; to_kset(kobj) gives the kset that embeds a kobject";
+	return "";
+}
+
+static int type_error(lua_State *L, int arg, enum kl_type want)
+{
+	struct kl_handle *h = kl_tohandle(L, arg);
+	if (!h)
+		return luaL_typeerror(L, arg, kl_type_names[want]);
+	const char *msg = lua_pushfstring(L, "%s expected, got %s%s", kl_type_names[want],
+					  kl_type_names[h->type], hint(h->type, want));
+	return luaL_argerror(L, arg, msg);
+}
+
+const char *kl_push_label(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h)
+{
+	if (h->gen != ctx->gen)
+		return lua_pushfstring(L, "this %s", kl_type_names[h->type]);
+	if (h->type == KL_MODULE)
+		return lua_pushfstring(L, "module '%s'", h->mod->name);
+	if (h->type == KL_KTYPE || !h->node)
+		return lua_pushfstring(L, "this %s", kl_type_names[h->type]);
+	unsigned id = kl_node_id(ctx, h->node, h->type);
+	const struct kobj_record *r = kobj_record_by_id(ctx->world, id);
+	const char *name = r ? r->name : kobject_name(kl_view(h->node, KL_KOBJECT));
+	if (!name[0])
+		return lua_pushfstring(L, "an unnamed %s", kl_type_names[h->type]);
+	return lua_pushfstring(L, "'%s'", name);
+}
+
+/* Raises "op: 'foo' belongs to a world that was reset" for a handle at @arg. */
+static int reset_error(lua_State *L, int arg, const char *op)
+{
+	struct kl_handle *h = lua_touserdata(L, arg);
+	const char *name = NULL;
+	if (lua_getiuservalue(L, arg, 1) == LUA_TSTRING)
+		name = lua_tostring(L, -1);
+	if (name && name[0])
+		return luaL_error(L, "%s: %s '%s' belongs to a world that was reset", op,
+				  kl_type_names[h->type], name);
+	return luaL_error(L, "%s: this %s belongs to a world that was reset", op,
+			  kl_type_names[h->type]);
+}
+
+static int stale_error(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h, const char *op)
+{
+	char where[256] = "an unknown place";
+	const struct kobj_record *r = kobj_record_by_id(ctx->world, h->node->id);
+
+	if (r && r->release_at.file)
+		snprintf(where, sizeof(where), "%s:%d", r->release_at.file, r->release_at.line);
+	const char *label = kl_push_label(L, ctx, h);
+	return luaL_error(L, "%s: %s was released at %s; this handle is stale (use after free)",
+			  op, label, where);
+}
+
+/* Type and world checks shared by every accessor; Return: the handle. */
+static struct kl_handle *check_handle(lua_State *L, struct kl_ctx *ctx, int arg,
+				      enum kl_type type, const char *op)
+{
+	struct kl_handle *h = kl_tohandle(L, arg);
+	if (!h || h->type != type)
+		type_error(L, arg, type);
+	if (h->gen != ctx->gen)
+		reset_error(L, arg, op);
+	return h;
+}
+
+struct kl_node *kl_check(lua_State *L, int arg, enum kl_type type, const char *op)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct kl_handle *h = check_handle(L, ctx, arg, type, op);
+	if (!h->node)
+		luaL_argerror(L, arg, "this handle has no object");
+	if (h->node->released)
+		stale_error(L, ctx, h, op);
+	return h->node;
+}
+
+struct kl_node *kl_check_opt(lua_State *L, int arg, enum kl_type type, const char *op)
+{
+	return lua_isnoneornil(L, arg) ? NULL : kl_check(L, arg, type, op);
+}
+
+struct kl_node *kl_check_getput(lua_State *L, int arg, enum kl_type type, const char *op,
+				unsigned *stale_id)
+{
+	*stale_id = 0;
+	if (lua_isnoneornil(L, arg))
+		return NULL;
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct kl_handle *h = check_handle(L, ctx, arg, type, op);
+	if (h->node && h->node->released) {
+		*stale_id = h->node->id;
+		return NULL;
+	}
+	return h->node;
+}
+
+struct module *kl_check_module(lua_State *L, int arg, const char *op, bool nil_ok)
+{
+	if (nil_ok && lua_isnoneornil(L, arg))
+		return NULL;
+	struct kl_ctx *ctx = kl_getctx(L);
+	return check_handle(L, ctx, arg, KL_MODULE, op)->mod;
+}
+
+/* ===================================================================== states, paths */
+
+const char *kl_state_name(struct kl_ctx *ctx, struct kl_node *n)
+{
+	if (n->released)
+		return "released";
+	const struct kobj_record *r = kl_node_record(ctx, n);
+	if (!r)
+		return "uninitialized";
+	if (r->released)
+		return "released";
+	if (r->in_sysfs)
+		return "in sysfs";
+	return r->was_added ? "deleted" : "initialized";
+}
+
+void kl_push_path(lua_State *L, struct kl_ctx *ctx, struct kl_node *n)
+{
+	struct kobject *kobj = kl_view(n, KL_KOBJECT);
+	const struct kobj_record *r = n->released ? NULL : kl_node_record(ctx, n);
+	char buf[512];
+
+	if (!kobj || !r || r->released || !r->in_sysfs || !kobj->dentry) {
+		lua_pushnil(L);
+		return;
+	}
+	size_t need = sysfs_dirent_path(kobj->dentry, buf, sizeof(buf));
+	if (need < sizeof(buf)) {
+		lua_pushlstring(L, buf, need);
+		return;
+	}
+	luaL_Buffer b;
+	char *p = luaL_buffinitsize(L, &b, need + 1);
+	sysfs_dirent_path(kobj->dentry, p, need + 1);
+	luaL_pushresultsize(&b, need);
+}
+
+/* ====================================================================== metatables */
+
+/* __index: a method of the type (upvalue 1), else the type's field reader (upvalue 2). */
+static int dispatch_index(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TSTRING) {
+		lua_pushvalue(L, 2);
+		if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+			return 1;
+		lua_pop(L, 1);
+	}
+	lua_CFunction reader = lua_tocfunction(L, lua_upvalueindex(2));
+	return reader(L);
+}
+
+/* __eq: one object, one world. */
+static int handle_eq(lua_State *L)
+{
+	struct kl_handle *a = kl_tohandle(L, 1), *b = kl_tohandle(L, 2);
+	lua_pushboolean(L, a && b && a->type == b->type && a->gen == b->gen &&
+			a->node == b->node && a->mod == b->mod);
+	return 1;
+}
+
+/* A method: self must be a handle of the type (upvalue 2), then the function runs. */
+static int method_call(lua_State *L)
+{
+	enum kl_type type = (enum kl_type)lua_tointeger(L, lua_upvalueindex(2));
+	struct kl_handle *h = kl_tohandle(L, 1);
+	if (!h || h->type != type)
+		type_error(L, 1, type);
+	return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+void kl_set_dispatch(lua_State *L, enum kl_type type, lua_CFunction index,
+		     lua_CFunction newindex, const luaL_Reg *methods)
+{
+	/* [mt] */
+	lua_newtable(L);
+	for (const luaL_Reg *m = methods; m->name; m++) {
+		lua_pushcfunction(L, m->func);
+		lua_pushinteger(L, type);
+		lua_pushcclosure(L, method_call, 2);
+		lua_setfield(L, -2, m->name);
+	}                                             /* [mt methods] */
+	lua_pushcfunction(L, index);
+	lua_pushcclosure(L, dispatch_index, 2);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, newindex);
+	lua_setfield(L, -2, "__newindex");
+	lua_pushcfunction(L, handle_eq);
+	lua_setfield(L, -2, "__eq");
+	lua_getfield(L, -1, "__name");
+	lua_setfield(L, -2, "__metatable");           /* getmetatable(k) gives the type name */
+}
+
+/* ========================================================================== options */
+
+const char *kl_typename(lua_State *L, int idx)
+{
+	if (luaL_getmetafield(L, idx, "__name") == LUA_TSTRING)
+		return lua_tostring(L, -1);
+	return luaL_typename(L, idx);
+}
+
+struct kl_node *kl_field_handle(lua_State *L, int tbl, const char *field, enum kl_type type,
+				const char *op)
+{
+	lua_getfield(L, tbl, field);
+	if (lua_isnil(L, -1)) {
+		lua_pop(L, 1);
+		return NULL;
+	}
+	struct kl_handle *h = kl_tohandle(L, -1);
+	if (!h || h->type != type)
+		luaL_error(L, "%s: field '%s' must be a %s, got %s%s", op, field,
+			   kl_type_names[type], kl_typename(L, -1),
+			   h ? hint(h->type, type) : "");
+	struct kl_node *n = kl_check(L, lua_gettop(L), type, op);
+	lua_pop(L, 1);
+	return n;
+}
+
+void kl_check_fields(lua_State *L, int tbl, const char *const *allowed, const char *op)
+{
+	lua_pushnil(L);
+	while (lua_next(L, tbl)) {
+		lua_pop(L, 1);
+		bool ok = false;
+		if (lua_type(L, -1) == LUA_TSTRING)
+			for (const char *const *a = allowed; *a && !ok; a++)
+				ok = strcmp(*a, lua_tostring(L, -1)) == 0;
+		if (!ok) {
+			luaL_Buffer b;
+			const char *key = luaL_tolstring(L, -1, NULL);
+			luaL_buffinit(L, &b);
+			for (const char *const *a = allowed; *a; a++) {
+				luaL_addstring(&b, a == allowed ? "" : ", ");
+				luaL_addstring(&b, *a);
+			}
+			luaL_pushresult(&b);
+			luaL_error(L, "%s: unknown field '%s' (fields: %s)", op, key,
+				   lua_tostring(L, -1));
+		}
+	}
+}

@@ -1,0 +1,74 @@
+/*
+ * Origins: every kernel-named call made from Lua is noted with the calling script's
+ * file:line, so the event log, diagnostics and leak reports say where it happened.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lua_bindings/internal.h"
+
+/*
+ * kl_intern() - one stable pointer per distinct file name, for the context's life. The
+ * core's origin cache compares file pointers, so equal names must share one pointer and
+ * a pointer must never be reused for another name.
+ */
+const char *kl_intern(lua_State *L, struct kl_ctx *ctx, const char *s)
+{
+	kl_push_slot(L, KL_SLOT_STRINGS);                   /* [strings] */
+	if (lua_getfield(L, -1, s) == LUA_TLIGHTUSERDATA) { /* [strings p] */
+		const char *p = lua_touserdata(L, -1);
+		lua_pop(L, 2);
+		return p;
+	}
+	lua_pop(L, 1);
+	size_t n = strlen(s);
+	struct kl_string *str = malloc(sizeof(*str) + n + 1);
+	if (!str)
+		luaL_error(L, "not enough memory");
+	memcpy(str->s, s, n + 1);
+	str->next = ctx->strings; /* owned by the context from here on */
+	ctx->strings = str;
+	lua_pushlightuserdata(L, str->s);
+	lua_setfield(L, -2, str->s);
+	lua_pop(L, 1);
+	return str->s;
+}
+
+/* The chunk name as a person reads it: "@lesson.lua" -> "lesson.lua", "=stdin" -> "stdin". */
+static const char *chunk_name(const lua_Debug *ar)
+{
+	if (ar->source && (ar->source[0] == '@' || ar->source[0] == '='))
+		return ar->source + 1;
+	return ar->short_src;
+}
+
+void kl_note(lua_State *L, struct kl_ctx *ctx)
+{
+	lua_Debug ar;
+
+	ctx->file = NULL;
+	ctx->line = 0;
+	/* Level 1 is whoever called the binding; C functions (pcall, metamethod glue) are
+	 * skipped up to the first Lua function. */
+	for (int level = 1; lua_getstack(L, level, &ar); level++) {
+		if (!lua_getinfo(L, "Sl", &ar) || strcmp(ar.what, "C") == 0)
+			continue;
+		ctx->file = kl_intern(L, ctx, chunk_name(&ar));
+		ctx->line = ar.currentline > 0 ? ar.currentline : 0;
+		return;
+	}
+}
+
+void kl_enter(lua_State *L, struct kl_ctx *ctx)
+{
+	kl_note(L, ctx); /* the last step that may raise */
+	kobj_world_use(ctx->world);
+	kobj_note_origin(ctx->file, ctx->line);
+	ctx->busy++;
+}
+
+void kl_leave(struct kl_ctx *ctx)
+{
+	ctx->busy--;
+	kobj_note_origin(NULL, 0); /* a query that took no origin leaves none behind */
+}

@@ -1,0 +1,364 @@
+/*
+ * Queries for lessons, as plain Lua tables: the event log, diagnostics, leaks (with the
+ * references that explain them), hotplug events, and every object the world knows.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "lua_bindings/internal.h"
+
+/* Field setters for the table on top; a NULL string or a 0 id leaves the field nil. */
+static void set_str(lua_State *L, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	lua_pushstring(L, value);
+	lua_setfield(L, -2, key);
+}
+
+static void set_int(lua_State *L, const char *key, lua_Integer value)
+{
+	lua_pushinteger(L, value);
+	lua_setfield(L, -2, key);
+}
+
+static void set_origin(lua_State *L, const char *file_key, const char *line_key,
+		       struct kobj_origin o)
+{
+	set_str(L, file_key, o.file);
+	if (o.file)
+		set_int(L, line_key, o.line);
+}
+
+/* object = name, id = id of record @id (nothing for 0). */
+static void set_object(lua_State *L, const struct kobj_world *w, const char *name_key,
+		       const char *id_key, unsigned id)
+{
+	const struct kobj_record *r = kobj_record_by_id(w, id);
+	if (!r)
+		return;
+	set_str(L, name_key, r->name);
+	set_int(L, id_key, id);
+}
+
+static const char *kind_name(enum kobj_kind kind)
+{
+	switch (kind) {
+	case KOBJ_KIND_KSET:
+		return "kset";
+	case KOBJ_KIND_SUBSYSTEM:
+		return "subsystem";
+	case KOBJ_KIND_MODULE:
+		return "module";
+	default:
+		return "kobject";
+	}
+}
+
+/* ============================================================================== log */
+
+/***
+ * log([n]): the last @n events (all without @n), oldest first.
+ * @treturn {{seq=, kind=, op=, object=, id=, holder=, holder_id=, before=, after=,
+ *   file=, line=, tag= (diag), action=, devpath= (hotplug)}, ...}
+ */
+static int l_log(lua_State *L)
+{
+	struct kobj_world *w = kl_getctx(L)->world;
+	size_t count = kobj_log_count(w), first = 0;
+	lua_Integer n = luaL_optinteger(L, 1, 0);
+
+	luaL_argcheck(L, n >= 0, 1, "a count of events (0 or more)");
+	if (n > 0 && (size_t)n < count)
+		first = count - (size_t)n;
+	lua_createtable(L, (int)(count - first), 0);
+	for (size_t i = first; i < count; i++) {
+		const struct kobj_event *ev = kobj_log_event(w, i);
+		lua_createtable(L, 0, 12);
+		set_int(L, "seq", (lua_Integer)ev->seq);
+		set_str(L, "kind", kobj_event_kind_name(ev->kind));
+		set_str(L, "op", ev->op);
+		set_object(L, w, "object", "id", ev->obj);
+		set_object(L, w, "holder", "holder_id", ev->holder);
+		set_int(L, "before", ev->before);
+		set_int(L, "after", ev->after);
+		set_origin(L, "file", "line", ev->origin);
+		if (ev->kind == KOBJ_EV_DIAG) {
+			const struct kobj_diag *d = kobj_diag_at(w, ev->aux);
+			if (d)
+				set_str(L, "tag", kobj_diag_tag(d->kind));
+		} else if (ev->kind == KOBJ_EV_HOTPLUG) {
+			const struct kobj_hotplug_event *h = kobj_hotplug_at(w, ev->aux);
+			if (h) {
+				set_str(L, "action", h->action);
+				set_str(L, "devpath", h->devpath);
+			}
+		}
+		lua_rawseti(L, -2, (lua_Integer)(i - first + 1));
+	}
+	return 1;
+}
+
+/***
+ * diagnostics(): every diagnostic, oldest first.
+ * @treturn {{tag=, message=, explanation=, object=, id=, file=, line=, seq=}, ...}
+ */
+static int l_diagnostics(lua_State *L)
+{
+	struct kobj_world *w = kl_getctx(L)->world;
+	size_t count = kobj_diag_count(w);
+
+	lua_createtable(L, (int)count, 0);
+	for (size_t i = 0; i < count; i++) {
+		const struct kobj_diag *d = kobj_diag_at(w, i);
+		lua_createtable(L, 0, 8);
+		set_str(L, "tag", kobj_diag_tag(d->kind));
+		set_str(L, "message", d->message);
+		set_str(L, "explanation", d->explanation);
+		set_object(L, w, "object", "id", d->obj);
+		set_origin(L, "file", "line", d->origin);
+		set_int(L, "seq", (lua_Integer)d->seq);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+/* ============================================================================ leaks */
+
+struct ref {
+	size_t event;   /* index in the log */
+	size_t next;    /* older reference of the same object, or NONE */
+	bool matched;
+};
+
+#define NONE ((size_t)-1)
+
+static bool leaked(const struct kobj_record *r)
+{
+	if (r->kind == KOBJ_KIND_MODULE)
+		return !r->released && r->refcount > 0;
+	return !r->released;
+}
+
+/* [] -> [ref table] for the reference taken by event @ev of record @r. */
+static void push_ref(lua_State *L, const struct kobj_world *w, const struct kobj_record *r,
+		     const struct kobj_event *ev)
+{
+	const struct kobj_record *h = kobj_record_by_id(w, ev->holder);
+	char where[300] = "an unknown place";
+
+	if (ev->origin.file)
+		snprintf(where, sizeof(where), "%s:%d", ev->origin.file, ev->origin.line);
+	lua_createtable(L, 0, 6);
+	set_str(L, "op", ev->op);
+	set_origin(L, "file", "line", ev->origin);
+	set_object(L, w, "holder", "holder_id", ev->holder);
+	if (h && h == r)
+		lua_pushfstring(L, "taken at %s by %s for its sysfs directory: kobject_del() "
+				"drops it", where, ev->op);
+	else if (h)
+		lua_pushfstring(L, "taken at %s by %s, held by '%s', which is not released "
+				"either", where, ev->op, h->name);
+	else
+		lua_pushfstring(L, "taken at %s by %s, never put", where, ev->op);
+	lua_setfield(L, -2, "text");
+}
+
+/*
+ * Pairs each put with the newest earlier unmatched reference of the same holder (else of
+ * anyone), as the core's leak report does. The arrays are userdata, so a memory error
+ * leaks nothing. [] -> [head refs]
+ */
+static struct ref *match_refs(lua_State *L, const struct kobj_world *w, size_t **headp)
+{
+	size_t nrec = kobj_record_count(w), nev = kobj_log_count(w), nacq = 0, nrefs = 0;
+
+	for (size_t i = 0; i < nev; i++) {
+		enum kobj_event_kind k = kobj_log_event(w, i)->kind;
+		nacq += k == KOBJ_EV_INIT || k == KOBJ_EV_GET;
+	}
+	size_t *head = lua_newuserdatauv(L, (nrec + 1) * sizeof(*head), 0);
+	struct ref *refs = lua_newuserdatauv(L, (nacq ? nacq : 1) * sizeof(*refs), 0);
+	for (size_t id = 0; id <= nrec; id++)
+		head[id] = NONE;
+	for (size_t i = 0; i < nev; i++) {
+		const struct kobj_event *ev = kobj_log_event(w, i);
+		const struct kobj_record *r = kobj_record_by_id(w, ev->obj);
+		if (!r || !leaked(r))
+			continue;
+		if (ev->kind == KOBJ_EV_INIT || ev->kind == KOBJ_EV_GET) {
+			refs[nrefs] = (struct ref){ i, head[ev->obj], false };
+			head[ev->obj] = nrefs++;
+		} else if (ev->kind == KOBJ_EV_PUT) {
+			size_t same = NONE, any = NONE;
+			for (size_t j = head[ev->obj]; j != NONE; j = refs[j].next) {
+				if (refs[j].matched)
+					continue;
+				if (any == NONE)
+					any = j;
+				if (kobj_log_event(w, refs[j].event)->holder == ev->holder) {
+					same = j;
+					break;
+				}
+			}
+			if (same != NONE || any != NONE)
+				refs[same != NONE ? same : any].matched = true;
+		}
+	}
+	*headp = head;
+	return refs;
+}
+
+/***
+ * leaks(): the objects not released (and modules whose users never put them), in order
+ * of creation, each with the references still outstanding, oldest first.
+ * @treturn {{name=, id=, kind=, refcount=, file=, line=, refs = {{op=, file=, line=,
+ *   holder=, holder_id=, text="taken at lesson.lua:12 by kobject_get, never put"}, ...}}}
+ */
+static int l_leaks(lua_State *L)
+{
+	struct kobj_world *w = kl_getctx(L)->world;
+	size_t nrec = kobj_record_count(w), *head;
+	struct ref *refs = match_refs(L, w, &head);       /* [head refs] */
+	lua_Integer count = 0;
+
+	lua_newtable(L);                                  /* [head refs result] */
+	for (unsigned id = 1; id <= nrec; id++) {
+		const struct kobj_record *r = kobj_record_by_id(w, id);
+		if (!leaked(r))
+			continue;
+		lua_createtable(L, 0, 7);
+		set_str(L, "name", r->name);
+		set_int(L, "id", id);
+		set_str(L, "kind", kind_name(r->kind));
+		set_int(L, "refcount", r->refcount);
+		set_origin(L, "file", "line", r->init_at);
+		lua_newtable(L);
+		lua_Integer n = 0;
+		for (size_t j = head[id]; j != NONE; j = refs[j].next)
+			n += !refs[j].matched;
+		/* The list runs newest to oldest: fill the array from its end. */
+		for (size_t j = head[id]; j != NONE; j = refs[j].next) {
+			if (refs[j].matched)
+				continue;
+			push_ref(L, w, r, kobj_log_event(w, refs[j].event));
+			lua_rawseti(L, -2, n--);
+		}
+		lua_setfield(L, -2, "refs");
+		lua_rawseti(L, -2, ++count);
+	}
+	return 1;
+}
+
+/* ========================================================================= hotplug */
+
+/***
+ * hotplug_events(): every event sent to user space, oldest first.
+ * @treturn {{seqnum=, action=, devpath=, subsystem=, env={KEY=value}, envp={"KEY=value"},
+ *   object=, id=, file=, line=}, ...}
+ */
+static int l_hotplug_events(lua_State *L)
+{
+	struct kobj_world *w = kl_getctx(L)->world;
+	size_t count = kobj_hotplug_count(w);
+
+	lua_createtable(L, (int)count, 0);
+	for (size_t i = 0; i < count; i++) {
+		const struct kobj_hotplug_event *ev = kobj_hotplug_at(w, i);
+		lua_createtable(L, 0, 10);
+		set_int(L, "seqnum", (lua_Integer)ev->seqnum);
+		set_str(L, "action", ev->action);
+		set_str(L, "devpath", ev->devpath);
+		set_str(L, "subsystem", ev->subsystem);
+		set_object(L, w, "object", "id", ev->obj);
+		set_origin(L, "file", "line", ev->origin);
+		lua_createtable(L, 0, ev->envc);          /* env */
+		lua_createtable(L, ev->envc, 0);          /* envp */
+		for (int j = 0; j < ev->envc; j++) {
+			const char *var = ev->envp[j];
+			const char *eq = strchr(var, '=');
+			lua_pushstring(L, var);
+			lua_rawseti(L, -2, j + 1);
+			if (!eq)
+				continue;
+			lua_pushlstring(L, var, (size_t)(eq - var));
+			lua_pushstring(L, eq + 1);
+			lua_settable(L, -4);
+		}
+		lua_setfield(L, -3, "envp");
+		lua_setfield(L, -2, "env");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+/* ========================================================================= objects */
+
+static const char *record_state(const struct kobj_record *r)
+{
+	if (r->kind == KOBJ_KIND_MODULE)
+		return r->released ? "unloaded" : "live";
+	if (r->released)
+		return "released";
+	if (r->in_sysfs)
+		return "in sysfs";
+	return r->was_added ? "deleted" : "initialized";
+}
+
+/***
+ * objects(): every object the world has a record of, in order of initialisation.
+ * @treturn {{id=, kind=, name=, refcount=, state=, parent=, kset= (ids), file=, line=,
+ *   release_file=, release_line=, no_release=}, ...}
+ */
+static int l_objects(lua_State *L)
+{
+	struct kobj_world *w = kl_getctx(L)->world;
+	size_t count = kobj_record_count(w);
+
+	lua_createtable(L, (int)count, 0);
+	for (unsigned id = 1; id <= count; id++) {
+		const struct kobj_record *r = kobj_record_by_id(w, id);
+		lua_createtable(L, 0, 12);
+		set_int(L, "id", id);
+		set_str(L, "kind", kind_name(r->kind));
+		set_str(L, "name", r->name);
+		set_int(L, "refcount", r->refcount);
+		set_str(L, "state", record_state(r));
+		if (r->parent)
+			set_int(L, "parent", r->parent);
+		if (r->kset)
+			set_int(L, "kset", r->kset);
+		set_origin(L, "file", "line", r->init_at);
+		if (r->released)
+			set_origin(L, "release_file", "release_line", r->release_at);
+		lua_pushboolean(L, r->no_release);
+		lua_setfield(L, -2, "no_release");
+		lua_rawseti(L, -2, id);
+	}
+	return 1;
+}
+
+/* fail_alloc(n): the nth simulated kernel allocation from now fails (0: none). */
+static int l_fail_alloc(lua_State *L)
+{
+	struct kobj_world *w = kl_getctx(L)->world;
+	lua_Integer n = luaL_checkinteger(L, 1);
+	luaL_argcheck(L, n >= 0 && n <= 1000000, 1, "a count from 0 (off) to 1000000");
+	kobj_world_fail_alloc(w, (unsigned)n);
+	return 0;
+}
+
+static const luaL_Reg functions[] = {
+	{ "log", l_log },
+	{ "diagnostics", l_diagnostics },
+	{ "leaks", l_leaks },
+	{ "hotplug_events", l_hotplug_events },
+	{ "objects", l_objects },
+	{ "fail_alloc", l_fail_alloc },
+	{ NULL, NULL },
+};
+
+void kl_open_query(lua_State *L)
+{
+	luaL_setfuncs(L, functions, 0);
+}

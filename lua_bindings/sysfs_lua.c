@@ -1,0 +1,239 @@
+/*
+ * The virtual sysfs for lessons (ls, cat, echo, tree) and the core's printed reports as
+ * strings (leak_report, log_text, diag_text, hotplug_text).
+ *
+ * C memory that must outlive a Lua call that can raise (a directory listing, a
+ * memstream buffer) lives in a box: a userdata whose __gc and __close free it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dot.h"
+#include "lua_bindings/internal.h"
+
+#define BOX_META "kobject.box"
+
+struct box {
+	void *mem;
+	size_t len;
+	FILE *f;
+};
+
+static int box_gc(lua_State *L)
+{
+	struct box *b = lua_touserdata(L, 1);
+	if (b->f)
+		fclose(b->f);
+	free(b->mem);
+	b->f = NULL;
+	b->mem = NULL;
+	return 0;
+}
+
+/* [] -> [box] */
+static struct box *new_box(lua_State *L)
+{
+	struct box *b = lua_newuserdatauv(L, sizeof(*b), 0);
+	memset(b, 0, sizeof(*b));
+	luaL_setmetatable(L, BOX_META);
+	return b;
+}
+
+/* [] -> [box]: a memstream to print into; raises if it cannot be opened. */
+static FILE *open_text(lua_State *L, struct box *b)
+{
+	b->f = open_memstream((char **)&b->mem, &b->len);
+	if (!b->f)
+		luaL_error(L, "not enough memory");
+	return b->f;
+}
+
+/* [box] -> [string]: what was printed. */
+static void push_text(lua_State *L, struct box *b)
+{
+	fclose(b->f);
+	b->f = NULL;
+	lua_pushlstring(L, b->mem ? b->mem : "", b->mem ? b->len : 0);
+	free(b->mem);
+	b->mem = NULL;
+	lua_remove(L, -2);
+}
+
+int kl_fail(lua_State *L, const char *op, const char *what, long err)
+{
+	lua_pushnil(L);
+	lua_pushfstring(L, "%s: %s: %s", op, what, strerror((int)-err));
+	lua_pushinteger(L, err);
+	return 3;
+}
+
+/* =========================================================================== sysfs */
+
+/***
+ * ls([path]): the names in a sysfs directory, sorted ("/sys" by default).
+ * @treturn {string,...}|nil
+ * @treturn string error message  @treturn int -ENOENT or -ENOTDIR
+ */
+static int l_ls(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	const char *path = luaL_optstring(L, 1, "/sys");
+	struct box *b = new_box(L);
+	const struct sysfs_dirent **list = NULL;
+
+	long n = sysfs_list(ctx->world, path, &list);
+	b->mem = list;
+	if (n < 0)
+		return kl_fail(L, "ls", path, n);
+	lua_createtable(L, (int)n, 0);
+	for (long i = 0; i < n; i++) {
+		lua_pushstring(L, sysfs_dirent_name(list[i]));
+		lua_rawseti(L, -2, i + 1);
+	}
+	return 1;
+}
+
+/***
+ * cat(path): an attribute's text, read through its ktype's sysfs_ops.show.
+ * @treturn string|nil  @treturn string error  @treturn int -ENOENT, -EISDIR or -EIO
+ */
+static int l_cat(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	const char *path = luaL_checkstring(L, 1);
+	char page[KL_PAGE_SIZE];
+
+	kl_enter(L, ctx);
+	ssize_t n = sysfs_read(ctx->world, path, page, sizeof(page));
+	kl_leave(ctx);
+	if (n < 0)
+		return kl_fail(L, "cat", path, n);
+	lua_pushlstring(L, page, (size_t)n);
+	return 1;
+}
+
+/***
+ * echo(path, value): write to an attribute through sysfs_ops.store.
+ * @treturn int|nil what store() returned  @treturn string error  @treturn int
+ */
+static int l_echo(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	const char *path = luaL_checkstring(L, 1);
+	size_t len;
+	const char *value = luaL_checklstring(L, 2, &len);
+
+	kl_enter(L, ctx);
+	ssize_t n = sysfs_write(ctx->world, path, value, len);
+	kl_leave(ctx);
+	if (n < 0)
+		return kl_fail(L, "echo", path, n);
+	lua_pushinteger(L, n);
+	return 1;
+}
+
+/* tree([path]): the subtree with refcounts, as `tree` prints it. */
+static int l_tree(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	const char *path = luaL_optstring(L, 1, "/sys");
+	struct box *b = new_box(L);
+
+	int err = sysfs_print_tree(ctx->world, path, open_text(L, b));
+	if (err)
+		return kl_fail(L, "tree", path, err);
+	push_text(L, b);
+	return 1;
+}
+
+/***
+ * dot([path [, at_exit]]): the world (or the subtree at @path) as graphviz DOT text;
+ * with @at_exit, objects not released are drawn as leaked.
+ */
+static int l_dot(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct kobj_dot_options opts = { luaL_optstring(L, 1, NULL), lua_toboolean(L, 2), true };
+	struct box *b = new_box(L);
+
+	int err = kobj_dot(ctx->world, &opts, open_text(L, b));
+	if (err)
+		return kl_fail(L, "dot", opts.path, err);
+	push_text(L, b);
+	return 1;
+}
+
+/* ========================================================================= reports */
+
+/* leak_report(): the core's leak report ("Not released: ..." or "No leaks: ..."). */
+static int l_leak_report(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct box *b = new_box(L);
+	kobj_leak_report(ctx->world, open_text(L, b));
+	push_text(L, b);
+	return 1;
+}
+
+/* log_text([n]): the last @n events (all without @n), one per line. */
+static int l_log_text(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	lua_Integer n = luaL_optinteger(L, 1, 0);
+	luaL_argcheck(L, n >= 0, 1, "a count of events (0 or more)");
+	struct box *b = new_box(L);
+	kobj_log_print(ctx->world, (size_t)n, open_text(L, b));
+	push_text(L, b);
+	return 1;
+}
+
+/* diag_text(): every diagnostic as the core prints it. */
+static int l_diag_text(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct box *b = new_box(L);
+	FILE *f = open_text(L, b);
+	for (size_t i = 0; i < kobj_diag_count(ctx->world); i++)
+		kobj_diag_print(kobj_diag_at(ctx->world, i), f);
+	push_text(L, b);
+	return 1;
+}
+
+/* hotplug_text(): every hotplug event as `udevadm monitor --env` shows it. */
+static int l_hotplug_text(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct box *b = new_box(L);
+	FILE *f = open_text(L, b);
+	for (size_t i = 0; i < kobj_hotplug_count(ctx->world); i++)
+		kobj_hotplug_print(kobj_hotplug_at(ctx->world, i), f);
+	push_text(L, b);
+	return 1;
+}
+
+static const luaL_Reg functions[] = {
+	{ "ls", l_ls },
+	{ "cat", l_cat },
+	{ "echo", l_echo },
+	{ "tree", l_tree },
+	{ "dot", l_dot },
+	{ "leak_report", l_leak_report },
+	{ "log_text", l_log_text },
+	{ "diag_text", l_diag_text },
+	{ "hotplug_text", l_hotplug_text },
+	{ NULL, NULL },
+};
+
+void kl_open_sysfs(lua_State *L)
+{
+	luaL_setfuncs(L, functions, 0);
+	if (luaL_newmetatable(L, BOX_META)) {
+		lua_pushcfunction(L, box_gc);
+		lua_setfield(L, -2, "__gc");
+		lua_pushcfunction(L, box_gc);
+		lua_setfield(L, -2, "__close");
+	}
+	lua_pop(L, 1);
+}

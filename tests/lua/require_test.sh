@@ -1,0 +1,38 @@
+#!/bin/sh
+# Loads the shared module into Debian's stock lua5.4 with require, as a user would:
+#   lua5.4 -e 'package.cpath="bazel-bin/lua_bindings/?.so;"..package.cpath' -e 'require "kobject"'
+set -eu
+
+so="lua_bindings/kobject.so"
+[ -f "$so" ] || { echo "FAIL: $so is not in the runfiles" >&2; exit 1; }
+command -v lua5.4 >/dev/null || { echo "FAIL: lua5.4 is not installed (tools/setup)" >&2; exit 1; }
+
+# Built with --config=asan the module needs the sanitizer runtimes loaded first; the
+# stock interpreter is not built with them, so they are preloaded.
+preload=""
+for lib in libasan libubsan; do
+    path=$(ldd "$so" | awk -v lib="$lib" 'index($1, lib) == 1 { print $3 }')
+    [ -n "$path" ] && preload="$preload $path"
+done
+
+out=$(LD_PRELOAD="${preload# }" lua5.4 -e 'package.cpath = "lua_bindings/?.so;" .. package.cpath' - <<'LUA'
+local k = require "kobject"
+assert(k == require "kobject", "require returns the same module")
+local kt = k.new_ktype{ release = function(kobj) released = kobj.name end }
+local obj = k.new_kobject()
+obj.ktype = kt
+assert(k.kobject_set_name(obj, "hello") == 0)
+assert(k.kobject_register(obj) == 0)
+assert(k.ls("/sys")[1] == "hello")
+assert(obj.refcount == 2)
+k.kobject_unregister(obj)
+assert(released == "hello")
+assert(#k.leaks() == 0)
+local ok, err = pcall(k.kobject_add, obj)
+assert(not ok and err:find("kobject_add: 'hello' was released at stdin:10", 1, true), err)
+print("require kobject: ok")
+LUA
+)
+echo "$out"
+[ "$out" = "require kobject: ok" ] || { echo "FAIL: unexpected output" >&2; exit 1; }
+echo "1 passed, 0 failed"
