@@ -55,5 +55,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(out);
-	return 0;
+	kobject_unregister(&a->kobj);
+	kobject_put(&b->kobj);
+	kset_unregister(&drivers);
+	subsystem_unregister(&bus_subsys);
+	return kobj_leak_count(kobj_world_current()) != 0;
 }
