@@ -1,0 +1,234 @@
+-- The vocabulary of lessons and their checks, loaded into a lesson's environment before
+-- its scripts run. Checks read the event log, so they can say who took and who dropped
+-- each reference, not only what a count ended at.
+
+local results = {}
+
+-- A failed expectation: raised by expect.*, caught by check().
+local Failure = {}
+Failure.__index = Failure
+
+local function fail(fmt, ...)
+  error(setmetatable({ message = string.format(fmt, ...) }, Failure), 0)
+end
+
+local function name_of(obj)
+  if type(obj) == "string" then return obj end
+  local ok, name = pcall(function() return obj.name end)
+  return ok and name or tostring(obj)
+end
+
+-- check(description, fn): runs fn and records whether its expectations held.
+function check(description, fn)
+  local ok, err = pcall(fn)
+  if ok then
+    results[#results + 1] = { ok = true, description = description }
+  elseif getmetatable(err) == Failure then
+    results[#results + 1] = { ok = false, description = description, message = err.message }
+  else
+    results[#results + 1] = { ok = false, description = description,
+                              message = "the check itself failed: " .. tostring(err) }
+  end
+end
+
+-- The verdict: prints one line per check; returns passed, failed.
+function lesson_results()
+  local passed, failed = 0, 0
+  for _, r in ipairs(results) do
+    if r.ok then
+      passed = passed + 1
+      print("  ok    " .. r.description)
+    else
+      failed = failed + 1
+      print("  FAIL  " .. r.description)
+      print("        " .. r.message:gsub("\n", "\n        "))
+    end
+  end
+  return passed, failed
+end
+
+expect = {}
+
+function expect.refcount(obj, n)
+  local count = obj.refcount
+  if count ~= n then
+    fail("'%s' has refcount %d; expected %d", name_of(obj), count, n)
+  end
+end
+
+function expect.released(obj)
+  if obj.state ~= "released" then
+    local leak
+    for _, l in ipairs(leaks()) do
+      if l.id == obj.id then leak = l end
+    end
+    local why = {}
+    for _, ref in ipairs(leak and leak.refs or {}) do why[#why + 1] = ref.text end
+    fail("'%s' is not released (refcount %d)%s", name_of(obj), obj.refcount,
+         #why > 0 and ":\n" .. table.concat(why, "\n") or "")
+  end
+end
+
+function expect.not_released(obj, why)
+  if obj.state == "released" then
+    fail("'%s' was released too early%s", name_of(obj), why and ": " .. why or "")
+  end
+end
+
+function expect.state(obj, state)
+  if obj.state ~= state then
+    fail("'%s' is %s; expected %s", name_of(obj), obj.state, state)
+  end
+end
+
+function expect.no_leaks()
+  local list = leaks()
+  if #list > 0 then
+    local lines = {}
+    for _, l in ipairs(list) do
+      lines[#lines + 1] = string.format("'%s' refcount %d", l.name, l.refcount)
+      for _, ref in ipairs(l.refs) do lines[#lines + 1] = "  " .. ref.text end
+    end
+    fail("%d object(s) not released:\n%s", #list, table.concat(lines, "\n"))
+  end
+end
+
+local function find_diag(tag, object)
+  for _, d in ipairs(diagnostics()) do
+    if d.tag == tag and (object == nil or d.object == name_of(object)) then return d end
+  end
+end
+
+function expect.diagnostic(tag, object)
+  if not find_diag(tag, object) then
+    fail("expected a '%s' diagnostic%s; there was none", tag,
+         object and " for '" .. name_of(object) .. "'" or "")
+  end
+end
+
+function expect.no_diagnostics(tag)
+  for _, d in ipairs(diagnostics()) do
+    if tag == nil or d.tag == tag then
+      fail("%s at %s:%d\n%s", d.message, d.file or "?", d.line or 0, d.explanation)
+    end
+  end
+end
+
+-- expect.hotplug{action = "add", devpath = "/bus/foo", env = {KEY = "value"}}
+function expect.hotplug(want)
+  for _, ev in ipairs(hotplug_events()) do
+    local match = (want.action == nil or ev.action == want.action)
+      and (want.devpath == nil or ev.devpath == want.devpath)
+    for k, v in pairs(want.env or {}) do
+      match = match and ev.env[k] == v
+    end
+    if match then return ev end
+  end
+  local seen = {}
+  for _, ev in ipairs(hotplug_events()) do seen[#seen + 1] = ev.action .. " " .. ev.devpath end
+  fail("no hotplug event %s %s; events: %s", want.action or "", want.devpath or "",
+       #seen > 0 and table.concat(seen, ", ") or "none")
+end
+
+local function trim(s) return (s:gsub("%s+$", ""):gsub("^%s+", "")) end
+
+function expect.tree(path, want)
+  local got = tree(path)
+  if trim(got) ~= trim(want) then
+    fail("the tree under %s is\n%s\nexpected\n%s", path, trim(got), trim(want))
+  end
+end
+
+function expect.in_sysfs(path)
+  local names, err = ls(path)
+  if not names and not cat(path) then fail("%s does not exist (%s)", path, err) end
+end
+
+function expect.not_in_sysfs(path)
+  if ls(path) or cat(path) then fail("%s still exists", path) end
+end
+
+-- The references @obj gained and lost while fn ran, from the event log.
+function references_during(obj, fn, ...)
+  local first = #log() + 1
+  fn(...)
+  local taken, dropped = 0, 0
+  local events = log()
+  for i = first, #events do
+    local ev = events[i]
+    if ev.id == obj.id then
+      if ev.kind == "get" or ev.kind == "init" then taken = taken + 1 end
+      if ev.kind == "put" then dropped = dropped + 1 end
+    end
+  end
+  return taken, dropped
+end
+
+-- expect.drops(obj, n, fn, holder): fn must drop exactly n references to obj. @holder
+-- names who holds the others, for the message when fn drops too many.
+function expect.drops(obj, n, fn, holder)
+  local taken, dropped = references_during(obj, fn)
+  local net = dropped - taken
+  if net > n then
+    fail("it dropped %d reference(s) to '%s' but owns %d: the other %d belong to %s, " ..
+         "which still relies on them", net, name_of(obj), n, net - n, holder or "another holder")
+  elseif net < n then
+    fail("it dropped %d reference(s) to '%s'; it owns %d, so %d leak(s)", net, name_of(obj),
+         n, n - net)
+  end
+end
+
+-- expect.takes(obj, n, fn): fn must leave obj with exactly n more references.
+function expect.takes(obj, n, fn)
+  local taken, dropped = references_during(obj, fn)
+  if taken - dropped ~= n then
+    fail("it took %d reference(s) to '%s' and dropped %d; expected it to keep %d",
+         taken, name_of(obj), dropped, n)
+  end
+end
+
+-- predict(question, truth [, explanation]): the student answers before the truth is
+-- shown. truth is a function; its value is compared with the answer as text, ignoring
+-- spaces and, for answers with commas or spaces, the order of the items.
+local predictions = { right = 0, asked = 0 }
+
+local function normal(value)
+  local s = trim(tostring(value))
+  if s:find("[, ]") then
+    local items = {}
+    for item in s:gmatch("[^,%s]+") do items[#items + 1] = item end
+    table.sort(items)
+    return table.concat(items, ",")
+  end
+  return s
+end
+
+function predict(question, truth, explanation)
+  print("\n? " .. question)
+  local answer = lesson_ask and lesson_ask("your prediction> ")
+  local value = truth()
+  if answer == nil then
+    print("  (answer: " .. tostring(value) .. ")")
+  else
+    predictions.asked = predictions.asked + 1
+    if normal(answer) == normal(value) then
+      predictions.right = predictions.right + 1
+      print("  right: " .. tostring(value))
+    else
+      print("  not quite: you said " .. answer .. ", it is " .. tostring(value))
+    end
+  end
+  if explanation then print("  " .. explanation) end
+  return value
+end
+
+function prediction_score()
+  return predictions.right, predictions.asked
+end
+
+-- Short names for what demos show.
+function show_tree(path) print(tree(path)) end
+function show_log(n) print(log_text(n)) end
+function show_diagnostics() print(diag_text()) end
+function show_leaks() print(leak_report()) end
+function step(title) print("\n== " .. title) end
