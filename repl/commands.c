@@ -1,0 +1,231 @@
+/*
+ * The REPL's colon commands. Each one is a view over the current world (through the core's
+ * printers) or an action on the session; a unique prefix is enough (":q" is ":quit").
+ * A line starting with "::" is Lua (a goto label), not a command.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "core/sysfs.h"
+#include "core/world.h"
+#include "lua_bindings/kobject_lua.h"
+#include "repl/kobj.h"
+
+struct command {
+	const char *name;
+	const char *args;
+	const char *help;
+	enum command_result (*fn)(lua_State *L, const char *arg);
+};
+
+static const struct command *command_table(void);
+
+/* "':log': <msg>" on stderr, like every other error the REPL prints. */
+static enum command_result command_error(const char *name, const char *msg, const char *arg)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), ":%s: %s%s%s%s", name, msg, arg ? " '" : "",
+		 arg ? arg : "", arg ? "'" : "");
+	kobj_message(NULL, buf);
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_help(lua_State *L, const char *arg)
+{
+	const struct command *c;
+
+	(void)L;
+	(void)arg;
+	fputs("Type Lua statements or expressions; the kernel's names are globals\n"
+	      "(kobject_init, kobject_get, kobject_put, kset_register, ls, cat, tree, ...).\n"
+	      "An expression alone prints its value; an incomplete statement continues\n"
+	      "on the next line. Tab completes names, fields and sysfs paths in strings.\n"
+	      "Ctrl-C interrupts a running statement or clears the line; Ctrl-D exits.\n\n"
+	      "Commands (a unique prefix is enough):\n", stdout);
+	for (c = command_table(); c->name; c++) {
+		char left[32];
+
+		snprintf(left, sizeof(left), ":%s%s%s", c->name, *c->args ? " " : "", c->args);
+		printf("  %-14s %s\n", left, c->help);
+	}
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_tree(lua_State *L, const char *arg)
+{
+	const char *path = *arg ? arg : "/sys";
+
+	if (sysfs_print_tree(kobj_lua_world(L), path, stdout) < 0)
+		return command_error("tree", "no such directory in sysfs:", path);
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_log(lua_State *L, const char *arg)
+{
+	struct kobj_world *w = kobj_lua_world(L);
+	unsigned long n = 0;
+
+	if (*arg) {
+		char *end;
+
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (!isdigit((unsigned char)*arg) || *end || errno)
+			return command_error("log", "wants a number of events (none: all), got",
+					     arg);
+	}
+	if (kobj_log_count(w) == 0)
+		puts("the log is empty");
+	else
+		kobj_log_print(w, n, stdout);
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_leaks(lua_State *L, const char *arg)
+{
+	(void)arg;
+	kobj_leak_report(kobj_lua_world(L), stdout);
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_diag(lua_State *L, const char *arg)
+{
+	struct kobj_world *w = kobj_lua_world(L);
+	size_t i, n = kobj_diag_count(w);
+
+	(void)arg;
+	if (n == 0)
+		puts("No diagnostics.");
+	for (i = 0; i < n; i++)
+		kobj_diag_print(kobj_diag_at(w, i), stdout);
+	return COMMAND_DONE;
+}
+
+static int reset_world(lua_State *L)
+{
+	kobj_lua_reset(L);
+	sandbox_new_env(L);
+	return 0;
+}
+
+static enum command_result cmd_reset(lua_State *L, const char *arg)
+{
+	(void)arg;
+	lua_pushcfunction(L, reset_world);
+	if (kobj_report(L, kobj_docall(L, 0, 0), NULL) == LUA_OK)
+		puts("a fresh world: no objects, an empty log; old handles are stale");
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_load(lua_State *L, const char *arg)
+{
+	int status;
+
+	if (!*arg)
+		return command_error("load", "needs the name of a Lua file", NULL);
+	status = sandbox_loadfile(L, arg);
+	if (status == LUA_OK)
+		status = kobj_docall(L, 0, 0);
+	kobj_report(L, status, NULL);
+	return COMMAND_DONE;
+}
+
+static enum command_result cmd_quit(lua_State *L, const char *arg)
+{
+	(void)L;
+	(void)arg;
+	return COMMAND_QUIT;
+}
+
+static const struct command commands[] = {
+	{ "help", "", "this list", cmd_help },
+	{ "tree", "[path]", "the sysfs tree with refcounts (default /sys)", cmd_tree },
+	{ "log", "[n]", "the event log, or its last n events", cmd_log },
+	{ "leaks", "", "objects not released, and the references that hold them", cmd_leaks },
+	{ "diag", "", "every diagnostic so far, with its explanation", cmd_diag },
+	{ "reset", "", "a fresh world and environment (old handles go stale)", cmd_reset },
+	{ "load", "FILE", "run a Lua file in this session", cmd_load },
+	{ "quit", "", "leave (Ctrl-D does too)", cmd_quit },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const struct command *command_table(void)
+{
+	return commands;
+}
+
+const char *const commands_names[] = {
+	"help", "tree", "log", "leaks", "diag", "reset", "load", "quit", NULL,
+};
+
+/* The command named @name (@len bytes): exact, else a unique prefix; NULL with a message. */
+static const struct command *find_command(const char *name, size_t len)
+{
+	const struct command *c, *found = NULL;
+	char msg[256];
+	size_t at = 0;
+	int matches = 0;
+
+	for (c = commands; c->name; c++)
+		if (strlen(c->name) == len && memcmp(c->name, name, len) == 0)
+			return c;
+	for (c = commands; c->name; c++) {
+		if (strncmp(c->name, name, len) == 0 && len > 0) {
+			found = c;
+			matches++;
+			at += (size_t)snprintf(msg + at, at < sizeof(msg) ? sizeof(msg) - at : 0,
+					       "%s:%s", matches > 1 ? ", " : "", c->name);
+		}
+	}
+	if (matches == 1)
+		return found;
+	if (matches > 1) {
+		char text[400];
+
+		snprintf(text, sizeof(text), "ambiguous command ':%.*s' (%s)",
+			 (int)(len > 64 ? 64 : len), name, msg);
+		kobj_message(NULL, text);
+	} else {
+		char text[200];
+
+		snprintf(text, sizeof(text), "unknown command ':%.*s' (type :help for the list)",
+			 (int)(len > 64 ? 64 : len), name);
+		kobj_message(NULL, text);
+	}
+	return NULL;
+}
+
+enum command_result commands_run(lua_State *L, const char *line)
+{
+	const struct command *c;
+	const char *name, *arg, *end;
+	enum command_result result;
+	size_t len;
+
+	while (isspace((unsigned char)*line))
+		line++;
+	name = line + 1; /* after ':' */
+	len = strcspn(name, " \t\r\n");
+	arg = name + len;
+	while (isspace((unsigned char)*arg))
+		arg++;
+	end = arg + strlen(arg);
+	while (end > arg && isspace((unsigned char)end[-1]))
+		end--;
+	fflush(stdout);
+	c = find_command(name, len);
+	if (!c)
+		return COMMAND_DONE;
+	lua_pushlstring(L, arg, (size_t)(end - arg)); /* the argument, trimmed */
+	result = c->fn(L, lua_tostring(L, -1));
+	lua_pop(L, 1);
+	fflush(stdout);
+	return result;
+}

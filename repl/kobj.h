@@ -1,0 +1,162 @@
+/*
+ * The kobj program's parts and what they share. Each part is a file named for what it
+ * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
+ * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
+ * environment), print.c (showing values), run.c (`kobj run`, -e, standard input),
+ * interactive.c (the readline loop), complete.c (tab completion), commands.c (:help ...).
+ */
+#ifndef KOBJ_REPL_KOBJ_H
+#define KOBJ_REPL_KOBJ_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <lua.h>
+
+#define KOBJ_VERSION "0.1.0"
+#define KOBJ_PROGNAME "kobj"
+
+/* Exit statuses of the program. */
+enum kobj_exit {
+	KOBJ_EXIT_OK = 0,
+	KOBJ_EXIT_LUA = 1,    /* a Lua error: syntax, runtime, budget, memory, interrupt */
+	KOBJ_EXIT_USAGE = 2,  /* bad arguments, a script that cannot be opened */
+	KOBJ_EXIT_STRICT = 3, /* --strict: the run left a diagnostic or a leaked object */
+};
+
+#define KOBJ_DEFAULT_MAX_INSTRUCTIONS 100000000ULL /* 100M */
+#define KOBJ_DEFAULT_MAX_MEMORY_MIB 128
+
+/* What the command line asked for (main.c fills it, the rest only reads it). */
+struct kobj_opts {
+	const char **snippets;  /* -e CODE, in order; points into argv */
+	int nsnippets;
+	const char *script;     /* `run FILE`: the file, "-" for standard input, or NULL */
+	char **script_args;     /* the arguments after FILE (points into argv) */
+	int nscript_args;
+	bool interactive;       /* -i: enter the REPL after the snippets and the script */
+	bool strict;            /* --strict */
+	bool report;            /* print diagnostics and leaks at the end (--no-report clears) */
+	unsigned long long max_instructions; /* 0: no budget */
+	size_t max_memory_mib;  /* 0: no cap */
+};
+
+/* Colour only on a terminal and when NO_COLOR is unset or empty (main.c decides). */
+extern bool kobj_color_stdout;
+extern bool kobj_color_stderr;
+
+/* ------------------------------------------------------------------------ limits.c */
+
+enum kobj_fatal {
+	KOBJ_FATAL_NONE,
+	KOBJ_FATAL_BUDGET,    /* the instruction budget ran out */
+	KOBJ_FATAL_INTERRUPT, /* Ctrl-C */
+	KOBJ_FATAL_MEMORY,    /* the memory cap refused an allocation */
+};
+
+/*
+ * The limits of one Lua state. The allocator's user data, so any thread reaches it
+ * through lua_getallocf(). "Armed" only while user code runs (call.c), so the program's
+ * own work (printing an error, completion lists) is never refused.
+ */
+struct kobj_limits {
+	size_t used;                  /* bytes Lua holds now */
+	size_t cap;                   /* bytes; 0 = no cap */
+	bool mem_armed;
+	unsigned long long budget;    /* instructions per call; 0 = none */
+	unsigned long long spent;     /* instructions counted so far in this call */
+	bool budget_armed;
+	enum kobj_fatal fatal;        /* set when a limit stopped the call; not catchable */
+	volatile sig_atomic_t interrupted; /* set by the SIGINT handler */
+	lua_State *main;              /* the main thread, for the signal handler */
+};
+
+void limits_init(struct kobj_limits *lim, size_t max_memory_mib,
+		 unsigned long long max_instructions);
+void *limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+struct kobj_limits *limits_of(lua_State *L);
+/* Installs the counting hook on @L (new threads inherit it). */
+void limits_install(lua_State *L);
+/* From a signal handler: make the running code stop at its next instruction. */
+void limits_interrupt(struct kobj_limits *lim);
+/* Before and after user code: a fresh budget, the cap on; then both off. */
+void limits_arm(struct kobj_limits *lim);
+void limits_disarm(struct kobj_limits *lim);
+/*
+ * limits_uncatchable() - whether an error that a script's pcall caught must go on up
+ * @status: the status pcall got. Return: true for the budget, Ctrl-C and the cap.
+ */
+bool limits_uncatchable(lua_State *L, int status);
+/* The message for a fatal stop, e.g. "memory limit reached (128 MiB; ...)". */
+const char *limits_message(const struct kobj_limits *lim, char *buf, size_t size);
+
+/* -------------------------------------------------------------------------- call.c */
+
+/*
+ * kobj_docall() - call the function below @narg arguments with a traceback handler,
+ * Ctrl-C interrupting it, and the limits armed (lua.c `docall`)
+ * Return: the lua_pcall status; on error the message (with traceback) is on the stack.
+ */
+int kobj_docall(lua_State *L, int narg, int nres);
+/*
+ * kobj_report() - print the error message on top of the stack (if @status is not
+ * LUA_OK) to stderr, prefixed with @progname unless NULL, and pop it.
+ * Return: @status.
+ */
+int kobj_report(lua_State *L, int status, const char *progname);
+/* Prints "kobj: <msg>" (or just msg without @progname) to stderr. */
+void kobj_message(const char *progname, const char *msg);
+
+/* ----------------------------------------------------------------------- sandbox.c */
+
+/* Opens the safe libraries and the kobject module in the host state; call once. */
+void sandbox_open(lua_State *L);
+/* Makes a fresh environment (the lesson-facing names, safe libraries), current. */
+void sandbox_new_env(lua_State *L);
+/* Pushes the current environment table. */
+void sandbox_push_env(lua_State *L);
+/*
+ * sandbox_loadbuffer() / sandbox_loadfile() - compile text (never binary) with the
+ * sandbox's environment. @path "-" or NULL reads standard input, named "=stdin".
+ * Return: a lua_load status; the function or the error message is pushed.
+ */
+int sandbox_loadbuffer(lua_State *L, const char *s, size_t len, const char *chunkname);
+int sandbox_loadfile(lua_State *L, const char *path);
+
+/* ------------------------------------------------------------------------- print.c */
+
+/* A lua_CFunction: prints its arguments readably on one line each group, tab-separated,
+ * to stdout (colour when kobj_color_stdout). Runs user __tostring: call it protected. */
+int print_values(lua_State *L);
+
+/* --------------------------------------------------------------------------- run.c */
+
+/* Runs the -e snippets and the script, then the report. Return: an exit status. */
+int run_batch(lua_State *L, const struct kobj_opts *o);
+/* Prints the diagnostics and leak report of the current world to @out.
+ * Return: the number of diagnostics plus leaked objects. */
+size_t run_report(lua_State *L, FILE *out);
+
+/* ------------------------------------------------------------------- interactive.c */
+
+/* The REPL until Ctrl-D or :quit. Return: an exit status. */
+int repl_run(lua_State *L);
+
+/* ---------------------------------------------------------------------- complete.c */
+
+void complete_init(lua_State *L);
+/* Whether the line being read continues a statement (changes what ':' means). */
+void complete_set_continuation(bool continuation);
+
+/* ---------------------------------------------------------------------- commands.c */
+
+enum command_result { COMMAND_DONE, COMMAND_QUIT };
+
+/* Runs a line that starts with ':' (leading blanks allowed). */
+enum command_result commands_run(lua_State *L, const char *line);
+/* The command names without ':', NULL-terminated. */
+extern const char *const commands_names[];
+
+#endif

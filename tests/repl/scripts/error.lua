@@ -1,0 +1,4 @@
+print("before the error")
+local t = nil
+local x = t.field
+print("not reached", x)
