@@ -314,3 +314,10 @@ int luaopen_kobject(lua_State *L)
 	ctx->open = true; /* until here a failed open leaves a context that __gc frees */
 	return 1;
 }
+
+void kobj_lua_allow_files(lua_State *L, int allow)
+{
+	struct kl_ctx *ctx = kl_findctx(L);
+	if (ctx)
+		ctx->no_files = !allow;
+}

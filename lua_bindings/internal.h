@@ -107,6 +107,7 @@ struct kl_ctx {
 	unsigned gen;           /* bumped by reset(); handles of older worlds are stale */
 	int busy;               /* core calls in progress (reset waits for none) */
 	bool open;              /* false once __gc ran */
+	bool no_files;          /* dot(file) refused: set for graded, untrusted code */
 	struct kl_node *nodes;
 	struct kl_map map;
 	struct kl_string *strings;

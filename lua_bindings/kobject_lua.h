@@ -55,4 +55,10 @@ int kobj_lua_reset(lua_State *L);
 void kobj_lua_on_diag(lua_State *L, void (*fn)(const struct kobj_diag *d, void *ctx),
 		      void *ctx);
 
+/*
+ * kobj_lua_allow_files() - whether dot("tree.svg") may write a picture (the default).
+ * Graders turn it off for students' code, which then may write nothing at all.
+ */
+void kobj_lua_allow_files(lua_State *L, int allow);
+
 #endif

@@ -148,20 +148,53 @@ static int l_tree(lua_State *L)
 	return 1;
 }
 
+static bool is_picture(const char *s)
+{
+	static const char *const ext[] = { ".svg", ".png", ".pdf", ".dot" };
+	size_t n = strlen(s);
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (n > 4 && strcmp(s + n - 4, ext[i]) == 0)
+			return true;
+	return false;
+}
+
 /***
- * dot([path [, at_exit]]): the world (or the subtree at @path) as graphviz DOT text;
- * with @at_exit, objects not released are drawn as leaked.
+ * dot([path] [, file | at_exit]): the world (or the subtree at @path) as graphviz DOT
+ * text. With a file name ending in .svg, .png, .pdf or .dot (alone or after @path) the
+ * picture is written there through graphviz instead, and dot returns true. With
+ * @at_exit true, objects not released are drawn as leaked.
+ * @treturn string|true  or nil, error
  */
 static int l_dot(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	struct kobj_dot_options opts = { luaL_optstring(L, 1, NULL), lua_toboolean(L, 2), true };
+	const char *path = luaL_optstring(L, 1, NULL);
+	const char *file = NULL;
+	if (path && is_picture(path) && lua_isnoneornil(L, 2)) {
+		file = path;
+		path = NULL;
+	} else if (lua_type(L, 2) == LUA_TSTRING) {
+		file = lua_tostring(L, 2);
+		luaL_argcheck(L, is_picture(file), 2, "a file name ending in .svg, .png, .pdf or .dot");
+	}
+	struct kobj_dot_options opts = { path, !file && lua_toboolean(L, 2), true };
 	struct box *b = new_box(L);
 
 	int err = kobj_dot(ctx->world, &opts, open_text(L, b));
 	if (err)
 		return kl_fail(L, "dot", opts.path, err);
 	push_text(L, b);
+	if (!file)
+		return 1;
+	if (ctx->no_files)
+		return luaL_error(L, "dot: writing %s is not allowed here", file);
+	char msg[512];
+	if (kobj_render(lua_tostring(L, -1), file, msg, sizeof(msg)) != 0) {
+		luaL_pushfail(L);
+		lua_pushstring(L, msg);
+		return 2;
+	}
+	lua_pushboolean(L, 1);
 	return 1;
 }
 

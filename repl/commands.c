@@ -8,14 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "core/dot.h"
 #include "core/sysfs.h"
 #include "core/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
+#include "repl/lesson.h"
 
 struct command {
 	const char *name;
@@ -62,7 +65,10 @@ static enum command_result cmd_tree(lua_State *L, const char *arg)
 {
 	const char *path = *arg ? arg : "/sys";
 
-	if (sysfs_print_tree(kobj_lua_world(L), path, stdout) < 0)
+	int (*print)(const struct kobj_world *, const char *, FILE *) =
+		kobj_color_stdout ? sysfs_print_tree_color : sysfs_print_tree;
+
+	if (print(kobj_lua_world(L), path, stdout) < 0)
 		return command_error("tree", "no such directory in sysfs:", path);
 	return COMMAND_DONE;
 }
@@ -85,6 +91,49 @@ static enum command_result cmd_log(lua_State *L, const char *arg)
 		puts("the log is empty");
 	else
 		kobj_log_print(w, n, stdout);
+	return COMMAND_DONE;
+}
+
+static bool is_picture(const char *s)
+{
+	const char *dot = strrchr(s, '.');
+	return dot && (strcmp(dot, ".svg") == 0 || strcmp(dot, ".png") == 0 ||
+		       strcmp(dot, ".pdf") == 0 || strcmp(dot, ".dot") == 0);
+}
+
+/* :dot [path] [file]: DOT text on the screen, or a picture in @file. */
+static enum command_result cmd_dot(lua_State *L, const char *arg)
+{
+	char first[1024] = "", second[1024] = "", err[512];
+	char *text = NULL;
+	size_t len = 0;
+	int n = sscanf(arg, "%1023s %1023s", first, second);
+	const char *path = NULL, *file = NULL;
+
+	if (n >= 1 && is_picture(first))
+		file = first;
+	else if (n >= 1)
+		path = first;
+	if (n == 2) {
+		if (file || !is_picture(second))
+			return command_error("dot", "wants [path] [file.svg|.png|.pdf|.dot], got", arg);
+		file = second;
+	}
+	struct kobj_dot_options o = { .path = path, .legend = true };
+	FILE *out = open_memstream(&text, &len);
+	int rc = kobj_dot(kobj_lua_world(L), &o, out);
+	fclose(out);
+	if (rc < 0) {
+		free(text);
+		return command_error("dot", "no such directory in sysfs:", path);
+	}
+	if (!file)
+		fputs(text, stdout);
+	else if (kobj_render(text, file, err, sizeof(err)) != 0)
+		command_error("dot", err, NULL);
+	else
+		printf("wrote %s\n", file);
+	free(text);
 	return COMMAND_DONE;
 }
 
@@ -137,6 +186,33 @@ static enum command_result cmd_load(lua_State *L, const char *arg)
 	return COMMAND_DONE;
 }
 
+/* :lesson N: the lesson's text, then its exercise loaded into this session. */
+static enum command_result cmd_lesson(lua_State *L, const char *arg)
+{
+	struct course *c = calloc(1, sizeof(*c));
+	const struct lesson *l;
+	char path[4200];
+	char *text;
+
+	if (!c || course_find(c) != 0 || !(l = course_lesson(c, arg))) {
+		free(c);
+		return COMMAND_DONE;
+	}
+	snprintf(path, sizeof(path), "%s/lesson.md", l->dir);
+	if ((text = lesson_slurp(path))) {
+		fputs(text, stdout);
+		free(text);
+	}
+	lesson_working_copy_path(l, path, sizeof(path));
+	if (access(path, R_OK) != 0)
+		snprintf(path, sizeof(path), "%s/exercise.lua", l->dir);
+	printf("\nLoaded %s: its functions are ready to call; check(), expect and predict()\n"
+	       "are here too. ':tree' shows the world.\n", path);
+	lesson_open(L, l, path);
+	free(c);
+	return COMMAND_DONE;
+}
+
 static enum command_result cmd_quit(lua_State *L, const char *arg)
 {
 	(void)L;
@@ -148,10 +224,12 @@ static const struct command commands[] = {
 	{ "help", "", "this list", cmd_help },
 	{ "tree", "[path]", "the sysfs tree with refcounts (default /sys)", cmd_tree },
 	{ "log", "[n]", "the event log, or its last n events", cmd_log },
+	{ "dot", "[path] [file]", "a graphviz picture: DOT text, or file.svg/.png/.pdf", cmd_dot },
 	{ "leaks", "", "objects not released, and the references that hold them", cmd_leaks },
 	{ "diag", "", "every diagnostic so far, with its explanation", cmd_diag },
 	{ "reset", "", "a fresh world and environment (old handles go stale)", cmd_reset },
 	{ "load", "FILE", "run a Lua file in this session", cmd_load },
+	{ "lesson", "N", "open lesson N: its text, and its exercise loaded", cmd_lesson },
 	{ "quit", "", "leave (Ctrl-D does too)", cmd_quit },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -162,7 +240,7 @@ static const struct command *command_table(void)
 }
 
 const char *const commands_names[] = {
-	"help", "tree", "log", "leaks", "diag", "reset", "load", "quit", NULL,
+	"help", "tree", "log", "dot", "leaks", "diag", "reset", "load", "lesson", "quit", NULL,
 };
 
 /* The command named @name (@len bytes): exact, else a unique prefix; NULL with a message. */

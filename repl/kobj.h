@@ -39,6 +39,10 @@ struct kobj_opts {
 	bool interactive;       /* -i: enter the REPL after the snippets and the script */
 	bool strict;            /* --strict */
 	bool report;            /* print diagnostics and leaks at the end (--no-report clears) */
+	const char *record;     /* --record FILE.html: the timeline of the run */
+	const char *picture;    /* --dot FILE.svg: a picture of the world at the end */
+	char **lesson_argv;     /* `kobj lesson ...`: from "lesson" on */
+	int lesson_argc;
 	unsigned long long max_instructions; /* 0: no budget */
 	size_t max_memory_mib;  /* 0: no cap */
 };
@@ -149,6 +153,11 @@ int repl_run(lua_State *L);
 void complete_init(lua_State *L);
 /* Whether the line being read continues a statement (changes what ':' means). */
 void complete_set_continuation(bool continuation);
+
+/* ------------------------------------------------------------------------ lesson.c */
+
+/* `kobj lesson ...`: argv[0] is "lesson". Return: an exit status. */
+int lesson_main(lua_State *L, int argc, char **argv, const struct kobj_opts *o);
 
 /* ---------------------------------------------------------------------- commands.c */
 

@@ -31,12 +31,18 @@ static void print_usage(FILE *out)
 		"                                        not a terminal)\n"
 		"       %s [options] run FILE [ARGS...]  run a Lua script ('-': standard input)\n"
 		"       %s [options] -e CODE            run a snippet\n"
+		"       %s lesson list|show N|run N|check N|hint N|next|reset N|verify DIR\n"
+		"                                        the course (see '%s lesson help')\n"
 		"\n"
 		"Options:\n"
 		"  -e CODE                 run CODE (repeatable), in order, before any script\n"
 		"  -i                      enter the REPL after the snippets and the script\n"
 		"  --strict                exit with 3 if the run leaves a diagnostic or a leak\n"
 		"  --no-report             do not print diagnostics and leaks at the end\n"
+		"  --record FILE.html      write the run's timeline: a page that steps\n"
+		"                          through every event with a picture\n"
+		"  --dot FILE              write a picture of the world at the end\n"
+		"                          (.svg, .png, .pdf, or .dot for the DOT text)\n"
 		"  --max-instructions N    VM instructions per run or REPL statement\n"
 		"                          (default 100M; suffixes k, M, G; 0: no limit)\n"
 		"  --max-memory MIB        memory the Lua state may hold, in MiB\n"
@@ -53,7 +59,8 @@ static void print_usage(FILE *out)
 		"3 --strict found a diagnostic or leak.\n"
 		"Environment: NO_COLOR turns colour off; the REPL's history is kept in\n"
 		"$XDG_STATE_HOME/kobj/history (default ~/.local/state/kobj/history).\n",
-		KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_DEFAULT_MAX_MEMORY_MIB);
+		KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME,
+		KOBJ_DEFAULT_MAX_MEMORY_MIB);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -175,6 +182,12 @@ static int parse_args(int argc, char **argv, struct kobj_opts *o)
 			o->strict = true;
 		} else if (strcmp(a, "--no-report") == 0) {
 			o->report = false;
+		} else if (is_option(a, "--record") || is_option(a, "--dot")) {
+			bool record = is_option(a, "--record");
+			const char *v = option_value(argc, argv, &i, record ? "--record" : "--dot");
+			if (!v)
+				return usage_error("option '%s' needs a file name", a);
+			*(record ? &o->record : &o->picture) = v;
 		} else if (is_option(a, "--max-instructions") || is_option(a, "--max-memory")) {
 			if ((r = parse_limit(argc, argv, &i, o)) != PARSE_CONTINUE)
 				return r;
@@ -185,6 +198,10 @@ static int parse_args(int argc, char **argv, struct kobj_opts *o)
 			return PARSE_CONTINUE;
 		} else if (a[0] == '-') {
 			return usage_error("unknown option '%s'", a);
+		} else if (strcmp(a, "lesson") == 0 && !want_script) {
+			o->lesson_argc = argc - i;
+			o->lesson_argv = argv + i;
+			return PARSE_CONTINUE;
 		} else if (strcmp(a, "run") == 0) {
 			want_script = true;
 		} else if (strlen(a) > 4 && strcmp(a + strlen(a) - 4, ".lua") == 0) {
@@ -233,7 +250,9 @@ static int pmain(lua_State *L)
 	limits_install(L);
 	sandbox_new_env(L);
 	lua_settop(L, 0);
-	if (o->nsnippets > 0 || o->script) {
+	if (o->lesson_argv) {
+		status = lesson_main(L, o->lesson_argc, o->lesson_argv, o);
+	} else if (o->nsnippets > 0 || o->script) {
 		status = run_batch(L, o);
 		if (o->interactive && status != KOBJ_EXIT_USAGE)
 			status = repl_run(L);

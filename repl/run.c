@@ -6,12 +6,15 @@
  * Exit status: 0; 1 after a Lua error; 2 when the script cannot be opened; with --strict,
  * 3 when the run ended without a Lua error but left a diagnostic or a leaked object.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "core/dot.h"
 #include "core/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
@@ -77,6 +80,43 @@ size_t run_report(lua_State *L, FILE *out)
 	return ndiag + nleaks;
 }
 
+/* --record and --dot: what the run did, as a timeline page and as a picture. */
+static int write_views(lua_State *L, const struct kobj_opts *o)
+{
+	struct kobj_world *w = kobj_lua_world(L);
+	char err[512];
+	int failed = 0;
+
+	if (o->record) {
+		FILE *out = fopen(o->record, "w");
+		if (!out || kobj_timeline_html(w, o->script ? o->script : "kobj", out, err,
+					       sizeof(err)) != 0) {
+			if (!out)
+				snprintf(err, sizeof(err), "%s: %s", o->record, strerror(errno));
+			kobj_message(KOBJ_PROGNAME, err);
+			failed = 1;
+		}
+		if (out && fclose(out) != 0 && !failed) {
+			kobj_message(KOBJ_PROGNAME, strerror(errno));
+			failed = 1;
+		}
+	}
+	if (o->picture) {
+		struct kobj_dot_options d = { .legend = true, .at_exit = true };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		kobj_dot(w, &d, out);
+		fclose(out);
+		if (kobj_render(text, o->picture, err, sizeof(err)) != 0) {
+			kobj_message(KOBJ_PROGNAME, err);
+			failed = 1;
+		}
+		free(text);
+	}
+	return failed;
+}
+
 int run_batch(lua_State *L, const struct kobj_opts *o)
 {
 	struct kobj_world *w;
@@ -89,6 +129,8 @@ int run_batch(lua_State *L, const struct kobj_opts *o)
 		status = run_script(L, o);
 	if (status == LUA_ERRFILE)
 		return KOBJ_EXIT_USAGE;
+	if (write_views(L, o) && status == LUA_OK)
+		status = LUA_ERRRUN;
 	if (o->interactive)
 		return status == LUA_OK ? KOBJ_EXIT_OK : KOBJ_EXIT_LUA;
 	if (o->report)

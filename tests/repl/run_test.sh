@@ -337,18 +337,51 @@ k
 	err_has ":log: wants a number of events"
 	out_has "No diagnostics."
 	err_has "unknown command ':nosuch'"
-	err_has "ambiguous command ':l' (:log, :leaks, :load)"
+	err_has "ambiguous command ':l' (:log, :leaks, :load, :lesson)"
 	out_has "42"
 	err_has "cannot open $T/missing.lua"
 	out_has "a fresh world"
 	out_has "nil"
 }
 
+# =========================================================================== pictures
+
+t_record_and_dot() {
+	kobj --record "$T/run.html" --dot "$T/end.svg" run "$SCRIPTS/leak.lua"
+	status_is 0
+	grep -q "const T = {" "$T/run.html" || fail "no timeline data in the page"
+X
+	grep -q "<svg" "$T/end.svg" || fail "no SVG picture"
+	grep -q "#ffcdd2" "$T/end.svg" || fail "the leaked object is not drawn as leaked"
+	kobj --dot "$T/end.gif" -e 'x = 1'
+	status_is 1
+	err_has "unknown picture format"
+	kobj --record
+	status_is 2
+	err_has "option '--record' needs a file name"
+}
+
+t_dot_from_lua_and_the_repl() {
+	kobj_in "k = new_kobject(); k:set_name('pic'); k.ktype = new_ktype{}; k:register()
+print(dot():match('^digraph'))
+print(dot('$T/lua.png'))
+:dot $T/repl.svg
+:dot /sys/nothing
+" -i
+	status_is 0
+	out_has "digraph"
+	out_has "true"
+	out_has "wrote $T/repl.svg"
+	err_has ":dot: no such directory in sysfs: '/sys/nothing'"
+	[ "$(head -c 4 "$T/lua.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "dot('x.png')"
+	grep -q ">pic</text>" "$T/repl.svg" || fail ":dot file"
+}
+
 for c in t_help t_version t_usage_errors t_missing_script t_clean_run t_leak_is_reported \
 	t_diagnostic_is_reported t_no_report t_lua_error t_syntax_error t_script_arguments \
 	t_snippets t_stdin_script t_binary_chunks_refused t_escapes_refused t_safe_parts_remain \
 	t_instruction_budget t_memory_cap t_plain_when_not_a_terminal t_repl_from_a_pipe \
-	t_repl_commands; do
+	t_repl_commands t_record_and_dot t_dot_from_lua_and_the_repl; do
 	run_case "$c"
 done
 
