@@ -12,10 +12,16 @@ local function fail(fmt, ...)
   error(setmetatable({ message = string.format(fmt, ...) }, Failure), 0)
 end
 
+-- An object's name; a released object's handle no longer reads, so its record is asked.
 local function name_of(obj)
   if type(obj) == "string" then return obj end
   local ok, name = pcall(function() return obj.name end)
-  return ok and name or tostring(obj)
+  if ok then return name end
+  local id_ok, id = pcall(function() return obj.id end)
+  for _, o in ipairs(id_ok and objects() or {}) do
+    if o.id == id then return o.name end
+  end
+  return tostring(obj)
 end
 
 -- check(description, fn): runs fn and records whether its expectations held.
@@ -48,6 +54,20 @@ function lesson_results()
 end
 
 expect = {}
+
+-- expect.that(ok, fmt, ...): fails the check with a message of the lesson's own.
+function expect.that(ok, fmt, ...)
+  if not ok then fail(fmt, ...) end
+end
+
+-- advise(text, expectation, ...): runs an expect.* call; when it fails, the message
+-- ends with @text, which says what to do about it.
+function advise(text, expectation, ...)
+  local ok, err = pcall(expectation, ...)
+  if ok then return end
+  if getmetatable(err) == Failure then err.message = err.message .. "\n" .. text end
+  error(err, 0)
+end
 
 function expect.refcount(obj, n)
   local count = obj.refcount
@@ -162,6 +182,15 @@ function references_during(obj, fn, ...)
     end
   end
   return taken, dropped
+end
+
+-- The diagnostics recorded while fn ran.
+function diagnostics_during(fn)
+  local first = #diagnostics() + 1
+  fn()
+  local new = {}
+  for i, d in ipairs(diagnostics()) do if i >= first then new[#new + 1] = d end end
+  return new
 end
 
 -- expect.drops(obj, n, fn, holder): fn must drop exactly n references to obj. @holder

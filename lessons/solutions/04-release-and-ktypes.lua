@@ -1,0 +1,55 @@
+-- Lesson 4 exercise: release methods live in the ktype (solution)
+--
+-- A temperature-sensor driver. Each sensor embeds a kobject, shows up as
+-- /sys/<name>, and owns a buffer of samples (sensor.samples) that must be freed
+-- exactly once, when the sensor's memory goes away:
+--   make_sensor(name)      creates and registers the sensor (count 2: the creator's
+--                          reference and sysfs'); returns it, or nil and an error
+--   record(sensor, value)  stores a sample
+--   latest(sensor)         the last sample
+--   remove_sensor(sensor)  what the driver does when the hardware goes away: takes the
+--                          sensor out of sysfs and drops the creator's reference
+--
+-- The fix: the driver cannot know when the last reference goes (a reader may hold
+-- one), so it must not free the samples in remove_sensor(). The freeing moves into a
+-- release method in sensor_type, which kobject_put() calls when the count reaches zero.
+
+-- Runs when the last reference is dropped, whoever drops it.
+local function sensor_release(kobj)
+  local sensor = container_of(kobj)
+  sensor.samples = nil                 -- free the sample buffer
+end
+
+local sensor_type = new_ktype{
+  name = "sensor_type",
+  release = sensor_release,
+}
+
+function make_sensor(name)
+  local sensor = { samples = {} }
+  sensor.kobj = new_kobject(sensor)
+  sensor.kobj.ktype = sensor_type
+  kobject_init(sensor.kobj)
+  local err = kobject_set_name(sensor.kobj, "%s", name)
+  if err == 0 then
+    err = kobject_add(sensor.kobj)
+  end
+  if err ~= 0 then
+    kobject_put(sensor.kobj)
+    return nil, err
+  end
+  return sensor
+end
+
+function record(sensor, value)
+  sensor.samples[#sensor.samples + 1] = value
+end
+
+function latest(sensor)
+  return sensor.samples[#sensor.samples]
+end
+
+function remove_sensor(sensor)
+  kobject_del(sensor.kobj)
+  kobject_put(sensor.kobj)             -- may or may not be the last reference
+end
