@@ -28,6 +28,18 @@ static const char *const tags[KOBJ_DIAG_KIND_COUNT] = {
 	[KOBJ_DIAG_CALLBACK_ERROR] = "callback-error",
 	[KOBJ_DIAG_USE_AFTER_FREE] = "use-after-free",
 	[KOBJ_DIAG_AUTO_DEL] = "released-in-sysfs",
+	[KOBJ_DIAG_NO_KTYPE] = "no-ktype",
+	[KOBJ_DIAG_REFCOUNT_SATURATED] = "refcount-saturated",
+	[KOBJ_DIAG_REFCOUNT_DEC_ZERO] = "refcount-dec-hit-zero",
+	[KOBJ_DIAG_NOT_IN_SYSFS] = "not-in-sysfs",
+	[KOBJ_DIAG_NO_SYSFS_OPS] = "missing-sysfs-ops",
+	[KOBJ_DIAG_EMPTY_GROUP] = "empty-group",
+	[KOBJ_DIAG_BAD_PERMISSIONS] = "invalid-permissions",
+	[KOBJ_DIAG_GROUP_NOT_FOUND] = "group-not-found",
+	[KOBJ_DIAG_BAD_COUNT] = "show-bad-count",
+	[KOBJ_DIAG_BAD_SYSFS_EMIT] = "invalid-sysfs-emit",
+	[KOBJ_DIAG_UEVENT_ENV_FULL] = "uevent-env-full",
+	[KOBJ_DIAG_FREED_BEFORE_RELEASE] = "freed-before-release",
 };
 
 const char *kobj_diag_tag(enum kobj_diag_kind kind)

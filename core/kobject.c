@@ -6,6 +6,9 @@
  * Every public function reads the origin its caller noted; the *_as functions take it
  * explicitly so that compound calls (register, unregister) attribute each step to the
  * outer call.
+ *
+ * Objects initialised with today's calls (modern.c) keep today's bookkeeping whichever
+ * era's name is called on them: get, put, add and del hand them over to modern.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/world_internal.h"
+#include "core/modern_internal.h"
 
 #define W() kobj_world_current()
 
@@ -172,6 +175,8 @@ struct kobject *kobj_get_ref(struct kobj_world *w, struct kobject *kobj, struct 
 					     "sandbox returned NULL.", op, kobj_where(o, where)));
 		return NULL;
 	}
+	if (r->modern)
+		return kobj_modern_get(w, kobj, r, o, op, holder);
 	if (r->released) {
 		kobj_diag_add(w, KOBJ_DIAG_GET_ZERO, r->id, o,
 			      kobj_xstrdup("refcount_t: addition on 0; use-after-free."),
@@ -286,6 +291,10 @@ void kobj_put_ref(struct kobj_world *w, struct kobject *kobj, struct kobj_origin
 						     "reference to drop. The sandbox ignored it.",
 						     op, kobj_where(o, where)));
 			return;
+		}
+		if (r->modern) { /* today's cleanup; it hands back the parent to put */
+			kobj = kobj_modern_put(w, kobj, r, o, op, &holder);
+			continue;
 		}
 		if (r->released) {
 			kobj_diag_add(w, KOBJ_DIAG_PUT_ZERO, r->id, o,
@@ -532,6 +541,9 @@ int kobj_add_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o
 
 	if (!kobj)
 		return -EINVAL;
+	struct kobj_record *mr = kobj_live(w, kobj);
+	if (mr && mr->modern)
+		return kobj_modern_add(w, kobj, mr, o, op);
 	struct kobj_record *r = add_precheck(w, kobj, o, op, &err);
 	if (!r)
 		return err;
@@ -618,6 +630,10 @@ void kobj_del_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin 
 	struct kobj_record *r = kobj_any(w, kobj);
 	if (r && r->released) {
 		use_after_free(w, r, o, op);
+		return;
+	}
+	if (r && r->modern) {
+		kobj_modern_del(w, kobj, r, o, op);
 		return;
 	}
 	if (!r || !r->in_sysfs) {

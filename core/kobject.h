@@ -8,6 +8,22 @@
  * Every kernel-named call records where it was made: the macros below note the caller's
  * file:line before calling the function of the same name. Taking a function's address
  * (&kobject_get) still works; such calls are recorded with an unknown origin.
+ *
+ * Two eras live side by side. This header declares the article's (2.6.0) API; today's
+ * (6.x) calls are in modern.h, kref.h, sysfs_attr.h and debug.h, all included below.
+ * An object follows the bookkeeping of the call that initialised it (see modern.h).
+ *
+ * The two calls whose names the eras share but whose signatures differ are chosen by the
+ * number of arguments:
+ *
+ *     kobject_init(kobj)                    the article's: count 1, takes the kset
+ *     kobject_init(kobj, ktype)             today's, also named kobject_init_ktype()
+ *     kobject_add(kobj)                     the article's: name and parent set before
+ *     kobject_add(kobj, parent, fmt, ...)   today's, also named kobject_add_named()
+ *
+ * The bare names kobject_init and kobject_add (no call, as in &kobject_init or a function
+ * pointer) are always the article's functions. Today's kobject_add() takes at most 13
+ * arguments after fmt.
  */
 #ifndef KOBJ_KOBJECT_H
 #define KOBJ_KOBJECT_H
@@ -27,6 +43,8 @@ struct kobject;
 struct kset;
 struct subsystem;
 struct module;
+struct attribute_group;
+struct kset_uevent_ops;
 
 /* --------------------------------------------------------------- attributes and ktypes */
 
@@ -44,8 +62,11 @@ struct sysfs_ops {
 
 struct kobj_type {
 	void (*release)(struct kobject *kobj);
-	struct sysfs_ops *sysfs_ops;
-	struct attribute **default_attrs; /* NULL-terminated */
+	const struct sysfs_ops *sysfs_ops;
+	struct attribute **default_attrs; /* NULL-terminated; the article's field */
+	/* Today's field (default_attrs was removed in 5.18): NULL-terminated groups whose
+	 * files kobject_add() creates; a named group gets a subdirectory. */
+	const struct attribute_group **default_groups;
 };
 
 /* --------------------------------------------------------------------------- kobject */
@@ -59,6 +80,7 @@ struct kobject {
 	struct kset *kset;
 	struct kobj_type *ktype;
 	struct sysfs_dirent *dentry; /* the object's sysfs directory, set by kobject_add */
+	unsigned int uevent_suppress:1; /* today's: set it to drop this object's uevents */
 };
 
 /**
@@ -149,6 +171,9 @@ struct kset {
 	struct list_head list;
 	struct kobject kobj;
 	struct kset_hotplug_ops *hotplug_ops;
+	/* Today's: filter, name and uevent callbacks of kobject_uevent() (modern.h). A kset
+	 * has these or the article's hotplug_ops, which 2.6.0's add and del use. */
+	const struct kset_uevent_ops *uevent_ops;
 };
 
 static inline struct kset *to_kset(struct kobject *kobj)
@@ -231,13 +256,27 @@ int module_refcount(const struct module *mod);
 
 /* -------------------------------------------------------- origins of kernel-named calls */
 
+#ifndef KOBJ_CALL
 #define KOBJ_CALL(call) (kobj_note_origin(__FILE__, __LINE__), (call))
+#endif
 
-#define kobject_init(k)            KOBJ_CALL((kobject_init)(k))
+/* The era by argument count: KOBJ_ERA(a, b, ...) is ONE for one argument, else MORE. */
+#define KOBJ_ERA_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,  \
+		  which, ...) which
+#define KOBJ_ERA(...) KOBJ_ERA_(__VA_ARGS__, MORE, MORE, MORE, MORE, MORE, MORE, MORE,  \
+				MORE, MORE, MORE, MORE, MORE, MORE, MORE, MORE, ONE, ONE)
+#define KOBJ_CAT_(a, b) a##b
+#define KOBJ_CAT(a, b) KOBJ_CAT_(a, b)
+
+#define kobject_init(...)  KOBJ_CAT(kobject_init_, KOBJ_ERA(__VA_ARGS__))(__VA_ARGS__)
+#define kobject_init_ONE(k)        KOBJ_CALL((kobject_init)(k))
+#define kobject_init_MORE(k, ...)  KOBJ_CALL((kobject_init_ktype)(k, __VA_ARGS__))
+#define kobject_add(...)   KOBJ_CAT(kobject_add_, KOBJ_ERA(__VA_ARGS__))(__VA_ARGS__)
+#define kobject_add_ONE(k)         KOBJ_CALL((kobject_add)(k))
+#define kobject_add_MORE(k, ...)   KOBJ_CALL((kobject_add_named)(k, __VA_ARGS__))
 #define kobject_set_name(k, ...)   KOBJ_CALL((kobject_set_name)(k, __VA_ARGS__))
 #define kobject_get(k)             KOBJ_CALL((kobject_get)(k))
 #define kobject_put(k)             KOBJ_CALL((kobject_put)(k))
-#define kobject_add(k)             KOBJ_CALL((kobject_add)(k))
 #define kobject_del(k)             KOBJ_CALL((kobject_del)(k))
 #define kobject_register(k)        KOBJ_CALL((kobject_register)(k))
 #define kobject_unregister(k)      KOBJ_CALL((kobject_unregister)(k))
@@ -256,5 +295,13 @@ int module_refcount(const struct module *mod);
 #define module_unload(m)           KOBJ_CALL((module_unload)(m))
 #define try_module_get(m)          KOBJ_CALL((try_module_get)(m))
 #define module_put(m)              KOBJ_CALL((module_put)(m))
+#define kfree(p)                   KOBJ_CALL((kfree)(p))
+
+/* ------------------------------------------------------------------------ today's API */
+
+#include "core/kref.h"
+#include "core/sysfs_attr.h"
+#include "core/modern.h"
+#include "core/debug.h"
 
 #endif

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/world_internal.h"
+#include "core/modern_internal.h"
 
 #define W() kobj_world_current()
 
@@ -103,6 +103,9 @@ struct kobject *kset_find_obj(struct kset *kset, const char *name)
 	}
 	if (subsys)
 		up_read(&subsys->rwsem);
+	/* Today's kset_find_obj() hands the caller a reference, unless the object is dying. */
+	if (found && kr->modern)
+		found = kobj_get_unless_zero_as(w, found, o, "kset_find_obj");
 	return found;
 }
 

@@ -18,6 +18,8 @@ struct ref {
 
 static bool leaked(const struct kobj_record *r)
 {
+	if (r->builtin) /* /sys/kernel lives as long as the world, as in the kernel */
+		return false;
 	if (r->kind == KOBJ_KIND_MODULE)
 		return !r->released && r->refcount > 0;
 	return !r->released;

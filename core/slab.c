@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/world_internal.h"
+#include "core/modern_internal.h"
 
 void *kmalloc(size_t size, gfp_t flags)
 {
@@ -16,7 +16,10 @@ void *kzalloc(size_t size, gfp_t flags)
 	return p ? memset(p, 0, size) : NULL;
 }
 
-void kfree(const void *p)
+/* Watched while releases are delayed: freeing a kobject yourself is the bug
+ * DEBUG_KOBJECT_RELEASE exposes (debug.c). */
+void (kfree)(const void *p)
 {
+	kobj_debug_kfree(p);
 	free((void *)p);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/world_internal.h"
+#include "core/modern_internal.h"
 
 #define PAGE_SIZE 4096
 
@@ -22,6 +22,8 @@ struct sysfs_dirent {
 	size_t hash;
 	struct kobject *kobj;
 	struct attribute *attr;
+	unsigned link_target; /* SYSFS_LINK: the target's record, so it cannot dangle */
+	char *link_path;      /* SYSFS_LINK: the target's path when the link was made */
 };
 
 static size_t entry_hash(const struct sysfs_dirent *parent, const char *name)
@@ -136,23 +138,28 @@ int kobj_sysfs_create_file(struct kobj_world *w, struct sysfs_dirent *dir, struc
 	return err;
 }
 
+/* Takes @d off its parent's list and out of the name table; its subtree stays whole. */
+static void detach(struct kobj_world *w, struct sysfs_dirent *d)
+{
+	if (d->prev)
+		d->prev->next = d->next;
+	else
+		d->parent->first = d->next;
+	if (d->next)
+		d->next->prev = d->prev;
+	else
+		d->parent->last = d->prev;
+	d->prev = d->next = NULL;
+	map_remove(&w->dirents, d);
+}
+
 /* Unlinks and frees @d and everything below it, without recursion. */
 static void remove_subtree(struct kobj_world *w, struct sysfs_dirent *d)
 {
 	struct sysfs_dirent *top = d;
 
-	/* Detach @top from its parent's list first. */
-	if (top->parent) {
-		if (top->prev)
-			top->prev->next = top->next;
-		else
-			top->parent->first = top->next;
-		if (top->next)
-			top->next->prev = top->prev;
-		else
-			top->parent->last = top->prev;
-		map_remove(&w->dirents, top);
-	}
+	if (top->parent)
+		detach(w, top);
 	while (d) {
 		if (d->first) { /* descend to a leaf */
 			d = d->first;
@@ -176,6 +183,7 @@ static void remove_subtree(struct kobj_world *w, struct sysfs_dirent *d)
 			}
 		}
 		free(d->name);
+		free(d->link_path);
 		free(d);
 		d = up;
 	}
@@ -184,6 +192,83 @@ static void remove_subtree(struct kobj_world *w, struct sysfs_dirent *d)
 void kobj_sysfs_remove_dir(struct kobj_world *w, struct sysfs_dirent *dir)
 {
 	remove_subtree(w, dir);
+}
+
+/* ================================================== entries for today's API (sysfs_attr.c) */
+
+struct sysfs_dirent *kobj_sysfs_find(const struct kobj_world *w, const struct sysfs_dirent *dir,
+				     const char *name)
+{
+	return find_child(w, dir, name);
+}
+
+struct sysfs_dirent *kobj_sysfs_add_entry(struct kobj_world *w, struct sysfs_dirent *dir,
+					  const char *name, enum sysfs_type type,
+					  struct kobject *kobj, struct attribute *attr, int *err)
+{
+	struct sysfs_dirent *d = new_entry(w, dir, name, type, err);
+	if (d) {
+		d->kobj = kobj;
+		d->attr = attr;
+	}
+	return d;
+}
+
+struct sysfs_dirent *kobj_sysfs_add_link(struct kobj_world *w, struct sysfs_dirent *dir,
+					 const char *name, unsigned target, int *err)
+{
+	struct kobj_record *r = kobj_rec(w, target);
+	struct sysfs_dirent *d = new_entry(w, dir, name, SYSFS_LINK, err);
+	if (d) {
+		char *rel = kobj_sysfs_path_of(r->dir);
+		d->kobj = dir->kobj;
+		d->link_target = target;
+		d->link_path = kobj_xasprintf("/sys%s", rel);
+		free(rel);
+	}
+	return d;
+}
+
+void kobj_sysfs_remove_entry(struct kobj_world *w, struct sysfs_dirent *d)
+{
+	remove_subtree(w, d);
+}
+
+struct sysfs_dirent *kobj_sysfs_parent(const struct sysfs_dirent *d)
+{
+	return d->parent;
+}
+
+int kobj_sysfs_rename(struct kobj_world *w, struct sysfs_dirent *d,
+		      struct sysfs_dirent *new_parent, const char *new_name)
+{
+	if (d->parent == new_parent && strcmp(d->name, new_name) == 0)
+		return 0;
+	for (const struct sysfs_dirent *up = new_parent; up; up = up->parent)
+		if (up == d)
+			return -EINVAL; /* into its own subtree: the tree would become a loop */
+	if (find_child(w, new_parent, new_name))
+		return -EEXIST;
+	detach(w, d);
+	free(d->name);
+	d->name = kobj_xstrdup(new_name);
+	d->parent = new_parent;
+	d->hash = entry_hash(new_parent, new_name);
+	d->prev = new_parent->last;
+	if (new_parent->last)
+		new_parent->last->next = d;
+	else
+		new_parent->first = d;
+	new_parent->last = d;
+	map_insert(&w->dirents, d); /* children are keyed by d itself: they need no change */
+	return 0;
+}
+
+/* A link's target directory, found through the target's record. */
+static const struct sysfs_dirent *follow(const struct kobj_world *w, const struct sysfs_dirent *d)
+{
+	const struct kobj_record *r = kobj_rec(w, d->link_target);
+	return r && !r->released ? r->dir : NULL;
 }
 
 void kobj_sysfs_free(struct kobj_world *w)
@@ -250,6 +335,8 @@ const struct sysfs_dirent *sysfs_lookup(const struct kobj_world *w, const char *
 		memcpy(name, path, n);
 		name[n] = '\0';
 		d = find_child(w, d, name);
+		if (d && d->type == SYSFS_LINK)
+			d = follow(w, d);
 		path += n;
 	}
 	return d;
@@ -273,6 +360,17 @@ struct kobject *sysfs_dirent_kobj(const struct sysfs_dirent *d)
 struct attribute *sysfs_dirent_attr(const struct sysfs_dirent *d)
 {
 	return d->attr;
+}
+
+const struct sysfs_dirent *sysfs_dirent_link_target(const struct kobj_world *w,
+						    const struct sysfs_dirent *d)
+{
+	return d->type == SYSFS_LINK ? follow(w, d) : NULL;
+}
+
+const char *sysfs_dirent_link_path(const struct sysfs_dirent *d)
+{
+	return d->link_path;
 }
 
 static int by_name(const void *a, const void *b)
@@ -312,8 +410,8 @@ long sysfs_list(const struct kobj_world *w, const char *path, const struct sysfs
 
 /* ================================================================== attribute files */
 
-static struct sysfs_ops *file_ops(const struct kobj_world *w, const char *path,
-				  const struct sysfs_dirent **file, ssize_t *err)
+static const struct sysfs_ops *file_ops(const struct kobj_world *w, const char *path,
+					const struct sysfs_dirent **file, ssize_t *err)
 {
 	const struct sysfs_dirent *d = sysfs_lookup(w, path);
 	*file = d;
@@ -325,23 +423,55 @@ static struct sysfs_ops *file_ops(const struct kobj_world *w, const char *path,
 		*err = -EISDIR;
 		return NULL;
 	}
-	struct kobj_type *ktype = get_ktype(d->kobj);
+	const struct kobj_type *ktype = kobj_ktype_of(w, d->kobj);
 	*err = -EIO;
 	return ktype ? ktype->sysfs_ops : NULL;
+}
+
+/* The page show() and store() get: page-aligned, as sysfs_emit() checks. */
+static char *new_page(void)
+{
+	char *page = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	if (!page) {
+		fputs("kobject sandbox: out of memory\n", stderr);
+		abort();
+	}
+	return memset(page, 0, PAGE_SIZE);
+}
+
+/* show() filled more than the page holds: the kernel's complaint, then it cuts. */
+static void bad_count(const struct kobj_world *w, const struct sysfs_dirent *d,
+		      const struct sysfs_ops *ops, ssize_t n)
+{
+	struct kobj_world *mw = (struct kobj_world *)w; /* the record is the world's to keep */
+	const struct kobj_record *r = kobj_record_of(w, d->kobj);
+	char path[4096];
+
+	sysfs_dirent_path(d, path, sizeof(path));
+	kobj_diag_add(mw, KOBJ_DIAG_BAD_COUNT, r ? r->id : 0, (struct kobj_origin){ 0 },
+		      kobj_xasprintf("fill_read_buffer: %s returned bad count",
+				     ops == &kobj_sysfs_ops ? "kobj_attr_show" : "sysfs_ops->show"),
+		      kobj_xasprintf("Reading %s: show() returned %zd, but a sysfs file holds less "
+				     "than PAGE_SIZE (%d) bytes, the final NUL included. The "
+				     "reader got the first %d bytes. Format with sysfs_emit(), "
+				     "which cannot overflow the page.", path, n, PAGE_SIZE,
+				     PAGE_SIZE - 1));
 }
 
 ssize_t sysfs_read(const struct kobj_world *w, const char *path, char *buf, size_t size)
 {
 	const struct sysfs_dirent *d;
 	ssize_t err;
-	struct sysfs_ops *ops = file_ops(w, path, &d, &err);
+	const struct sysfs_ops *ops = file_ops(w, path, &d, &err);
 
 	if (!ops || !ops->show)
 		return err;
-	char *page = kobj_xcalloc(1, PAGE_SIZE);
+	char *page = new_page();
 	ssize_t n = ops->show(d->kobj, d->attr, page);
-	if (n >= PAGE_SIZE)
+	if (n >= PAGE_SIZE) {
+		bad_count(w, d, ops, n);
 		n = PAGE_SIZE - 1; /* the kernel truncates a bad count the same way */
+	}
 	if (n >= 0 && size) {
 		if ((size_t)n >= size)
 			n = (ssize_t)size - 1;
@@ -356,7 +486,7 @@ ssize_t sysfs_write(const struct kobj_world *w, const char *path, const char *bu
 {
 	const struct sysfs_dirent *d;
 	ssize_t err;
-	struct sysfs_ops *ops = file_ops(w, path, &d, &err);
+	const struct sysfs_ops *ops = file_ops(w, path, &d, &err);
 
 	if (!ops || !ops->store)
 		return err;
@@ -364,7 +494,7 @@ ssize_t sysfs_write(const struct kobj_world *w, const char *path, const char *bu
 		return 0;
 	if (count >= PAGE_SIZE)
 		count = PAGE_SIZE - 1;
-	char *page = kobj_xcalloc(1, PAGE_SIZE);
+	char *page = new_page();
 	memcpy(page, buf, count);
 	ssize_t n = ops->store(d->kobj, d->attr, page, count);
 	free(page);

@@ -23,12 +23,31 @@ static const char *kind_word(enum kobj_kind kind)
 	}
 }
 
+/* "name -> /sys/target/path", as `tree` shows a symbolic link. */
+static void print_link(const struct kobj_world *w, const struct sysfs_dirent *d,
+		       const char *label, FILE *out)
+{
+	const struct sysfs_dirent *t = sysfs_dirent_link_target(w, d);
+	char path[4096];
+
+	if (t)
+		sysfs_dirent_path(t, path, sizeof(path));
+	fprintf(out, "%s -> %s%s\n", label, t ? path : sysfs_dirent_link_path(d),
+		t ? "" : " (gone)");
+}
+
 static void print_entry(const struct kobj_world *w, const struct sysfs_dirent *d,
 			const char *label, bool c, FILE *out)
 {
 	const struct kobj_record *r = NULL;
+	if (sysfs_dirent_type(d) == SYSFS_LINK) {
+		print_link(w, d, label, out);
+		return;
+	}
 	if (sysfs_dirent_type(d) == SYSFS_DIR)
 		r = kobj_record_of(w, sysfs_dirent_kobj(d));
+	if (r && r->dir != d)
+		r = NULL; /* a named attribute group's directory, not the object's own */
 	if (!r) {
 		bool file = sysfs_dirent_type(d) == SYSFS_FILE;
 		fprintf(out, "%s%s%s\n", file ? DIM(c) : "", label, file ? RESET(c) : "");

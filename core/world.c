@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/world_internal.h"
+#include "core/modern_internal.h"
 
 /* ============================================================================ memory */
 
@@ -105,6 +105,7 @@ void kobj_world_free(struct kobj_world *w)
 {
 	if (!w)
 		return;
+	kobj_modern_teardown(w); /* runs delayed releases while the world still works */
 	if (current_world == w)
 		current_world = NULL;
 	kobj_sysfs_free(w);
@@ -151,6 +152,11 @@ struct kobj_world *kobj_world_current(void)
 		if (!registered++)
 			atexit(free_default_world);
 	}
+	return current_world;
+}
+
+struct kobj_world *kobj_world_peek(void)
+{
 	return current_world;
 }
 

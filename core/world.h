@@ -27,7 +27,8 @@ void kobj_note_origin(const char *file, int line);
 struct kobj_world;
 
 struct kobj_world *kobj_world_new(void);
-/* Frees the world's records, log and sysfs; objects in caller memory are not touched. */
+/* Frees the world's records, log and sysfs; objects in caller memory are not touched,
+ * except that releases still delayed by KOBJ_DEBUG_RELEASE (debug.h) run first. */
 void kobj_world_free(struct kobj_world *w);
 /* The current world, made on first use if none was set. */
 struct kobj_world *kobj_world_current(void);
@@ -58,6 +59,12 @@ struct kobj_record {
 	unsigned kset;             /* id of the kset whose reference it holds, or 0 */
 	struct kobj_origin init_at, added_at, release_at;
 	const struct kobj_type *ktype; /* as get_ktype() saw it at init, add and release */
+	/* Today's API (modern.h): the era decides the bookkeeping of every later call. */
+	bool modern;               /* initialised by kobject_init(kobj, ktype) and friends */
+	bool release_pending;      /* count reached 0, release delayed (KOBJ_DEBUG_RELEASE) */
+	bool add_uevent_sent;      /* the kernel's state_add_uevent_sent */
+	bool remove_uevent_sent;   /* the kernel's state_remove_uevent_sent */
+	bool builtin;              /* made by the sandbox (/sys/kernel): never a leak */
 	/* internal */
 	struct kobject *held_parent;
 	struct kset *held_kset;
@@ -135,6 +142,19 @@ enum kobj_diag_kind {
 	KOBJ_DIAG_CALLBACK_ERROR,    /* a release or hotplug method written in Lua failed */
 	KOBJ_DIAG_USE_AFTER_FREE,    /* add, del or set_name on a released object */
 	KOBJ_DIAG_AUTO_DEL,          /* released while still in sysfs */
+	/* Today's API (modern.h, kref.h, sysfs_attr.h, debug.h) */
+	KOBJ_DIAG_NO_KTYPE,          /* kobject_init(kobj, NULL) */
+	KOBJ_DIAG_REFCOUNT_SATURATED, /* refcount_t: saturated; leaking memory. */
+	KOBJ_DIAG_REFCOUNT_DEC_ZERO, /* refcount_t: decrement hit 0; leaking memory. */
+	KOBJ_DIAG_NOT_IN_SYSFS,      /* a file, group or link on an object with no directory */
+	KOBJ_DIAG_NO_SYSFS_OPS,      /* an attribute file for a ktype without sysfs_ops */
+	KOBJ_DIAG_EMPTY_GROUP,       /* an attribute_group with no attrs */
+	KOBJ_DIAG_BAD_PERMISSIONS,   /* an attribute mode outside 0664 */
+	KOBJ_DIAG_GROUP_NOT_FOUND,   /* sysfs_remove_group of a group that is not there */
+	KOBJ_DIAG_BAD_COUNT,         /* show() returned PAGE_SIZE or more */
+	KOBJ_DIAG_BAD_SYSFS_EMIT,    /* sysfs_emit() on a buffer that is not the sysfs page */
+	KOBJ_DIAG_UEVENT_ENV_FULL,   /* add_uevent_var: too many keys / buffer too small */
+	KOBJ_DIAG_FREED_BEFORE_RELEASE, /* kfree of an object whose release is delayed */
 	KOBJ_DIAG_KIND_COUNT
 };
 
@@ -176,8 +196,10 @@ void kobj_world_on_release(struct kobj_world *w,
 /* --------------------------------------------------------------------------- hotplug */
 
 struct kobj_hotplug_event {
-	unsigned long seqnum;      /* 0, 1, ... as 2.6.0's /sbin/hotplug saw it */
-	const char *action;        /* "add" or "remove" */
+	unsigned long seqnum;      /* 0, 1, ... as 2.6.0's /sbin/hotplug saw it; today's
+				    * kobject_uevent() counts 1, 2, ... on its own (SEQNUM=) */
+	const char *action;        /* "add", "remove"; today's uevents also "change", "move",
+				    * "online", "offline", "bind", "unbind" */
 	char *devpath;             /* "/subsys/kset/obj" */
 	char *subsystem;
 	char **envp;               /* "KEY=value", in the order the kernel builds them */

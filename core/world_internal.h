@@ -62,7 +62,12 @@ struct kobj_world {
 	void *on_diag_ctx;
 	void (*on_release)(const struct kobj_record *r, void *ctx);
 	void *on_release_ctx;
+
+	struct kobj_modern *modern; /* today's API: clock, delayed releases, trace (debug.c) */
 };
+
+/* The current world without making one (NULL if there is none). */
+struct kobj_world *kobj_world_peek(void);
 
 /* Memory the sandbox itself needs: failure aborts, as it is not part of the model. */
 void *kobj_xmalloc(size_t n);

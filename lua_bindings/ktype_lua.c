@@ -393,7 +393,7 @@ static int ktype_tostring(lua_State *L)
 	int nattrs = 0;
 	while (kt->default_attrs && kt->default_attrs[nattrs])
 		nattrs++;
-	struct sysfs_ops *ops = kt->sysfs_ops;
+	const struct sysfs_ops *ops = kt->sysfs_ops;
 	const char *name = kobj_ktype_name(ctx->world, kt);
 	lua_pushfstring(L, "kobj_type%s%s%s (release: %s, sysfs_ops: %s, %d default attribute%s)",
 			name ? " '" : "", name ? name : "", name ? "'" : "",
