@@ -1,0 +1,108 @@
+-- Lesson 13 exercise: "This return value must always be tested."
+--
+-- Serial ports in /sys/class/tty, and a table that finds a port by name for open(). The
+-- table holds no reference. When a port's last reference goes, port_release() frees it
+-- but leaves its removal from the table to a work item, run later by flush_work(): that
+-- is how kernels do it when the table is read without a lock (under RCU). In between, a
+-- lookup can still find a port that is being destroyed, and kobject_get() refuses it.
+--
+-- ports_init(), port_register(), port_unregister(), port_lookup(), port_close(),
+-- flush_work() and ports_exit() are correct. port_open() is not: opening a port that is
+-- being destroyed (or one that never existed) blows up instead of failing with -ENXIO.
+--
+--   kobj lesson check 13    runs check.lua against this file
+--   kobj lesson hint 13     one hint at a time
+
+local ENXIO = 6 -- "No such device or address"; not among the sandbox's constants
+
+local ports = {} -- name -> port; no references held
+local work = {}  -- functions queued by port_release(), run by flush_work()
+
+-- The last reference to a port is gone: free it now, unhash it later.
+local function port_release(kobj)
+  local port = container_of(kobj)
+  port.freed = true
+  work[#work + 1] = function()
+    ports[port.name] = nil
+  end
+end
+
+local port_ktype = new_ktype{ name = "tty_port", release = port_release }
+local class_subsys = decl_subsys("class", nil, nil)
+local tty_class = new_kset{ name = "tty", ktype = port_ktype, subsys = class_subsys }
+
+-- ports_init(): /sys/class/tty. Returns 0 or a negative errno.
+function ports_init()
+  local err = subsystem_register(class_subsys)
+  if err ~= 0 then
+    return err
+  end
+  err = kset_register(tty_class)
+  if err ~= 0 then
+    subsystem_unregister(class_subsys)
+  end
+  return err
+end
+
+function ports_exit()
+  kset_unregister(tty_class)
+  subsystem_unregister(class_subsys)
+end
+
+-- flush_work(): runs the work that port_release() queued.
+function flush_work()
+  local queued = work
+  work = {}
+  for _, fn in ipairs(queued) do
+    fn()
+  end
+end
+
+-- port_register(name): /sys/class/tty/<name>, findable by port_lookup().
+-- Returns the port, or nil and a negative errno.
+function port_register(name)
+  local port = { name = name, users = 0 }
+  local kobj = new_kobject(port)
+  kobject_init(kobj)
+  local err = kobject_set_name(kobj, "%s", name)
+  if err == 0 then
+    kobj.kset = tty_class
+    err = kobject_add(kobj)
+  end
+  if err ~= 0 then
+    kobject_put(kobj)
+    return nil, err
+  end
+  ports[name] = port
+  return port
+end
+
+-- port_unregister(port): the driver's references go; open files keep theirs.
+function port_unregister(port)
+  kobject_unregister(port.kobj)
+end
+
+-- port_lookup(name): a new reference to the port called @name, or nil if there is no
+-- such port or it is being destroyed.
+function port_lookup(name)
+  local port = ports[name]
+  if not port then
+    return nil
+  end
+  return kobject_get(port.kobj)
+end
+
+-- port_open(name): open("/dev/<name>"). Returns the port, with a reference for the open
+-- file, or nil and -ENXIO.
+function port_open(name)
+  local kobj = port_lookup(name)
+  local port = container_of(kobj)
+  port.users = port.users + 1
+  return port
+end
+
+-- port_close(port): the last close of the file.
+function port_close(port)
+  port.users = port.users - 1
+  kobject_put(port.kobj)
+end
