@@ -3,6 +3,7 @@
  * still outstanding. Each put is matched to the newest earlier unmatched reference of the
  * same holder (else of anyone), as a person reading the log would pair them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,27 +58,28 @@ static size_t match_put(const struct kobj_world *w, const struct ref *refs, size
 	return same != NONE ? same : any;
 }
 
-static void print_ref(const struct kobj_world *w, const struct kobj_record *r,
-		      const struct kobj_event *ev, FILE *out)
+void kobj_leak_ref_text(const struct kobj_world *w, const struct kobj_record *r,
+			const struct kobj_event *ev, char *buf, size_t size)
 {
 	char where[256];
 	const struct kobj_record *h = kobj_rec(w, ev->holder);
+	const char *at = kobj_where(ev->origin, where);
 
-	fprintf(out, "    taken at %s by %s", kobj_where(ev->origin, where), ev->op);
 	if (h && h == r)
-		fprintf(out, " for its sysfs directory: kobject_del() drops it\n");
+		snprintf(buf, size, "taken at %s by %s for its sysfs directory: kobject_del() "
+			 "drops it", at, ev->op);
 	else if (h)
-		fprintf(out, ", held by '%s', which is not released either\n", h->name);
+		snprintf(buf, size, "taken at %s by %s, held by '%s', which is not released "
+			 "either", at, ev->op, h->name);
 	else
-		fprintf(out, ", never put\n");
+		snprintf(buf, size, "taken at %s by %s, never put", at, ev->op);
 }
 
-size_t kobj_leak_report(const struct kobj_world *w, FILE *out)
+struct kobj_leak *kobj_leaks_find(const struct kobj_world *w, size_t *count)
 {
 	size_t *head = kobj_xmalloc(((size_t)w->nrecords + 1) * sizeof(*head));
 	struct ref *refs = NULL;
-	size_t nrefs = 0, cap = 0, count = 0;
-	char p[17], where[256];
+	size_t nrefs = 0, cap = 0, n = 0;
 
 	for (unsigned id = 0; id <= w->nrecords; id++)
 		head[id] = NONE;
@@ -97,35 +99,59 @@ size_t kobj_leak_report(const struct kobj_world *w, FILE *out)
 		}
 	}
 
+	struct kobj_leak *leaks = kobj_xcalloc(kobj_leak_count(w) + 1, sizeof(*leaks));
 	for (unsigned id = 1; id <= w->nrecords; id++) {
 		const struct kobj_record *r = kobj_rec(w, id);
 		if (!leaked(r))
 			continue;
-		if (count++ == 0)
-			fprintf(out, "Not released:\n");
+		struct kobj_leak *l = &leaks[n++];
+		l->record = r;
+		for (size_t j = head[id]; j != NONE; j = refs[j].next)
+			l->nrefs += !refs[j].matched;
+		l->refs = kobj_xcalloc(l->nrefs + 1, sizeof(*l->refs));
+		/* The list runs newest to oldest: fill the array from its end. */
+		size_t k = l->nrefs;
+		for (size_t j = head[id]; j != NONE; j = refs[j].next)
+			if (!refs[j].matched)
+				l->refs[--k] = &w->events[refs[j].event];
+	}
+	free(refs);
+	free(head);
+	*count = n;
+	return leaks;
+}
+
+void kobj_leaks_free(struct kobj_leak *leaks, size_t count)
+{
+	for (size_t i = 0; leaks && i < count; i++)
+		free(leaks[i].refs);
+	free(leaks);
+}
+
+size_t kobj_leak_report(const struct kobj_world *w, FILE *out)
+{
+	char p[17], where[256], text[1024];
+	size_t count;
+	struct kobj_leak *leaks = kobj_leaks_find(w, &count);
+
+	if (count)
+		fprintf(out, "Not released:\n");
+	for (size_t i = 0; i < count; i++) {
+		const struct kobj_record *r = leaks[i].record;
 		if (r->kind == KOBJ_KIND_MODULE)
 			fprintf(out, "  module '%s' still has %d user(s), loaded at %s\n", r->name,
 				r->refcount, kobj_where(r->init_at, where));
 		else
 			fprintf(out, "  '%s' (%s) refcount %d, initialised at %s\n", r->name,
-				kobj_fake_pointer(id, p), r->refcount,
+				kobj_fake_pointer(r->id, p), r->refcount,
 				kobj_where(r->init_at, where));
-		/* Oldest first: the list runs newest to oldest, so print it reversed. */
-		size_t n = 0;
-		for (size_t j = head[id]; j != NONE; j = refs[j].next)
-			n += !refs[j].matched;
-		size_t *order = kobj_xmalloc((n ? n : 1) * sizeof(*order));
-		size_t k = n;
-		for (size_t j = head[id]; j != NONE; j = refs[j].next)
-			if (!refs[j].matched)
-				order[--k] = j;
-		for (size_t j = 0; j < n; j++)
-			print_ref(w, r, &w->events[refs[order[j]].event], out);
-		free(order);
+		for (size_t j = 0; j < leaks[i].nrefs; j++) {
+			kobj_leak_ref_text(w, r, leaks[i].refs[j], text, sizeof(text));
+			fprintf(out, "    %s\n", text);
+		}
 	}
 	if (count == 0)
 		fprintf(out, "No leaks: every object was released.\n");
-	free(refs);
-	free(head);
+	kobj_leaks_free(leaks, count);
 	return count;
 }

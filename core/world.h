@@ -224,4 +224,23 @@ size_t kobj_leak_report(const struct kobj_world *w, FILE *out);
 /* kobj_leak_count() - objects not released, and modules whose users never put them. */
 size_t kobj_leak_count(const struct kobj_world *w);
 
+/* One object not released, and the references still outstanding, oldest first. */
+struct kobj_leak {
+	const struct kobj_record *record;
+	const struct kobj_event **refs;
+	size_t nrefs;
+};
+
+/**
+ * kobj_leaks_find() - what kobj_leak_report() prints, as data
+ * Return: an array of *@count leaks in order of initialisation; free it with
+ * kobj_leaks_free(). Each put is paired with the reference it gives back: an unregister
+ * returns the creator's, any other put the newest one of the same holder, else of anyone.
+ */
+struct kobj_leak *kobj_leaks_find(const struct kobj_world *w, size_t *count);
+void kobj_leaks_free(struct kobj_leak *leaks, size_t count);
+/* "taken at demo.c:12 by kobject_get, never put" for the reference @ev took on @r. */
+void kobj_leak_ref_text(const struct kobj_world *w, const struct kobj_record *r,
+			const struct kobj_event *ev, char *buf, size_t size);
+
 #endif

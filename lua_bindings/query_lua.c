@@ -125,128 +125,74 @@ static int l_diagnostics(lua_State *L)
 
 /* ============================================================================ leaks */
 
-struct ref {
-	size_t event;   /* index in the log */
-	size_t next;    /* older reference of the same object, or NONE */
-	bool matched;
-};
-
-#define NONE ((size_t)-1)
-
-static bool leaked(const struct kobj_record *r)
-{
-	if (r->kind == KOBJ_KIND_MODULE)
-		return !r->released && r->refcount > 0;
-	return !r->released;
-}
-
 /* [] -> [ref table] for the reference taken by event @ev of record @r. */
 static void push_ref(lua_State *L, const struct kobj_world *w, const struct kobj_record *r,
 		     const struct kobj_event *ev)
 {
-	const struct kobj_record *h = kobj_record_by_id(w, ev->holder);
-	char where[300] = "an unknown place";
+	char text[1024];
 
-	if (ev->origin.file)
-		snprintf(where, sizeof(where), "%s:%d", ev->origin.file, ev->origin.line);
+	kobj_leak_ref_text(w, r, ev, text, sizeof(text));
 	lua_createtable(L, 0, 6);
 	set_str(L, "op", ev->op);
 	set_origin(L, "file", "line", ev->origin);
 	set_object(L, w, "holder", "holder_id", ev->holder);
-	if (h && h == r)
-		lua_pushfstring(L, "taken at %s by %s for its sysfs directory: kobject_del() "
-				"drops it", where, ev->op);
-	else if (h)
-		lua_pushfstring(L, "taken at %s by %s, held by '%s', which is not released "
-				"either", where, ev->op, h->name);
-	else
-		lua_pushfstring(L, "taken at %s by %s, never put", where, ev->op);
-	lua_setfield(L, -2, "text");
+	set_str(L, "text", text);
 }
 
-/*
- * Pairs each put with the newest earlier unmatched reference of the same holder (else of
- * anyone), as the core's leak report does. The arrays are userdata, so a memory error
- * leaks nothing. [] -> [head refs]
- */
-static struct ref *match_refs(lua_State *L, const struct kobj_world *w, size_t **headp)
-{
-	size_t nrec = kobj_record_count(w), nev = kobj_log_count(w), nacq = 0, nrefs = 0;
+/* The core's leaks, freed by __gc if building the Lua table raises on the way. */
+struct leaks_box {
+	struct kobj_leak *leaks;
+	size_t count;
+};
 
-	for (size_t i = 0; i < nev; i++) {
-		enum kobj_event_kind k = kobj_log_event(w, i)->kind;
-		nacq += k == KOBJ_EV_INIT || k == KOBJ_EV_GET;
-	}
-	size_t *head = lua_newuserdatauv(L, (nrec + 1) * sizeof(*head), 0);
-	struct ref *refs = lua_newuserdatauv(L, (nacq ? nacq : 1) * sizeof(*refs), 0);
-	for (size_t id = 0; id <= nrec; id++)
-		head[id] = NONE;
-	for (size_t i = 0; i < nev; i++) {
-		const struct kobj_event *ev = kobj_log_event(w, i);
-		const struct kobj_record *r = kobj_record_by_id(w, ev->obj);
-		if (!r || !leaked(r))
-			continue;
-		if (ev->kind == KOBJ_EV_INIT || ev->kind == KOBJ_EV_GET) {
-			refs[nrefs] = (struct ref){ i, head[ev->obj], false };
-			head[ev->obj] = nrefs++;
-		} else if (ev->kind == KOBJ_EV_PUT) {
-			size_t same = NONE, any = NONE;
-			for (size_t j = head[ev->obj]; j != NONE; j = refs[j].next) {
-				if (refs[j].matched)
-					continue;
-				if (any == NONE)
-					any = j;
-				if (kobj_log_event(w, refs[j].event)->holder == ev->holder) {
-					same = j;
-					break;
-				}
-			}
-			if (same != NONE || any != NONE)
-				refs[same != NONE ? same : any].matched = true;
-		}
-	}
-	*headp = head;
-	return refs;
+static int leaks_box_gc(lua_State *L)
+{
+	struct leaks_box *b = lua_touserdata(L, 1);
+	kobj_leaks_free(b->leaks, b->count);
+	b->leaks = NULL;
+	b->count = 0;
+	return 0;
 }
 
 /***
  * leaks(): the objects not released (and modules whose users never put them), in order
- * of creation, each with the references still outstanding, oldest first.
+ * of creation, each with the references still outstanding, oldest first, paired as the
+ * core's leak report pairs them.
  * @treturn {{name=, id=, kind=, refcount=, file=, line=, refs = {{op=, file=, line=,
  *   holder=, holder_id=, text="taken at lesson.lua:12 by kobject_get, never put"}, ...}}}
  */
 static int l_leaks(lua_State *L)
 {
 	struct kobj_world *w = kl_getctx(L)->world;
-	size_t nrec = kobj_record_count(w), *head;
-	struct ref *refs = match_refs(L, w, &head);       /* [head refs] */
-	lua_Integer count = 0;
+	struct leaks_box *b = lua_newuserdatauv(L, sizeof(*b), 0);  /* [box] */
 
-	lua_newtable(L);                                  /* [head refs result] */
-	for (unsigned id = 1; id <= nrec; id++) {
-		const struct kobj_record *r = kobj_record_by_id(w, id);
-		if (!leaked(r))
-			continue;
+	b->leaks = NULL;
+	b->count = 0;
+	lua_createtable(L, 0, 1);
+	lua_pushcfunction(L, leaks_box_gc);
+	lua_setfield(L, -2, "__gc");
+	lua_setmetatable(L, -2);
+	b->leaks = kobj_leaks_find(w, &b->count);
+	lua_createtable(L, (int)b->count, 0);                        /* [box result] */
+	for (size_t i = 0; i < b->count; i++) {
+		const struct kobj_record *r = b->leaks[i].record;
 		lua_createtable(L, 0, 7);
 		set_str(L, "name", r->name);
-		set_int(L, "id", id);
+		set_int(L, "id", r->id);
 		set_str(L, "kind", kind_name(r->kind));
 		set_int(L, "refcount", r->refcount);
 		set_origin(L, "file", "line", r->init_at);
-		lua_newtable(L);
-		lua_Integer n = 0;
-		for (size_t j = head[id]; j != NONE; j = refs[j].next)
-			n += !refs[j].matched;
-		/* The list runs newest to oldest: fill the array from its end. */
-		for (size_t j = head[id]; j != NONE; j = refs[j].next) {
-			if (refs[j].matched)
-				continue;
-			push_ref(L, w, r, kobj_log_event(w, refs[j].event));
-			lua_rawseti(L, -2, n--);
+		lua_createtable(L, (int)b->leaks[i].nrefs, 0);
+		for (size_t j = 0; j < b->leaks[i].nrefs; j++) {
+			push_ref(L, w, r, b->leaks[i].refs[j]);
+			lua_rawseti(L, -2, (lua_Integer)j + 1);
 		}
 		lua_setfield(L, -2, "refs");
-		lua_rawseti(L, -2, ++count);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
+	kobj_leaks_free(b->leaks, b->count);
+	b->leaks = NULL;
+	b->count = 0;
 	return 1;
 }
 

@@ -97,6 +97,20 @@ static void test_leaks_explain_each_outstanding_reference(void **state)
 	assert_contains(kt_str(L, "return leak_report()"), "No leaks");
 }
 
+static void test_leaks_pair_puts_as_the_leak_report_does(void **state)
+{
+	lua_State *L = *state;
+	kt_run(L, "local t = new_ktype{name='t', release=function() end}\n"
+		  "k = new_kobject({}); kobject_init(k); kobject_set_name(k, 'x'); k.ktype = t\n"
+		  "kobject_add(k); kobject_get(k); kobject_unregister(k)\n");
+	/* the unregister gave back the creator's reference: the get is the one left */
+	assert_string_equal(kt_str(L, "return leaks()[1].refs[1].text"),
+			    "taken at lesson.lua:3 by kobject_get, never put");
+	assert_int_equal(kt_int(L, "return #leaks()[1].refs"), 1);
+	assert_contains(kt_str(L, "return leak_report()"),
+			"taken at lesson.lua:3 by kobject_get, never put");
+}
+
 static void test_module_users_are_leaks_too(void **state)
 {
 	lua_State *L = *state;
@@ -157,6 +171,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_log_marks_diagnostics_and_hotplug, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_diagnostics_carry_message_explanation_and_origin, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_leaks_explain_each_outstanding_reference, kt_setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_leaks_pair_puts_as_the_leak_report_does, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_module_users_are_leaks_too, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_objects_lists_every_record, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_sysfs_views, kt_setup, kt_teardown),
