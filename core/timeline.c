@@ -52,8 +52,13 @@ static double parse_plain(const char *plain, struct pos *pos, unsigned nrecords,
 			   id <= nrecords) {
 			pos[id] = (struct pos){ x * 72, height - y * 72, w * 72, h * 72, true };
 		} else if (sscanf(line, "edge k%u k%u %d%n", &from, &to, &n, &used) == 3) {
-			fprintf(edges, "%s[%u,%u,%d,[", first_edge ? "" : ",", from, to,
-				strstr(line, " dashed ") != NULL);
+			/* the line ends with "<style> <color>" */
+			const char *end = strchr(line, '\n');
+			size_t len = end ? (size_t)(end - line) : strlen(line);
+			while (len && line[len - 1] != ' ')
+				len--;
+			bool dashed = len >= 8 && memcmp(line + len - 8, " dashed ", 8) == 0;
+			fprintf(edges, "%s[%u,%u,%d,[", first_edge ? "" : ",", from, to, dashed);
 			first_edge = false;
 			const char *p = line + used;
 			for (int i = 0; i < n; i++) {

@@ -49,6 +49,36 @@ static void one_frame_per_event(void **state)
 	free(page);
 }
 
+static void edges_keep_their_own_style(void **state)
+{
+	if (access("/usr/bin/dot", X_OK) != 0)
+		skip();
+	static decl_subsys(bus, &my_ktype, NULL);
+	struct kset drivers = { .subsys = &bus_subsys, .ktype = &my_ktype };
+	struct my_object *a = new_object("a"), *b = new_object("b");
+	subsystem_register(&bus_subsys);
+	kobject_set_name(&drivers.kobj, "drivers");
+	kset_register(&drivers);
+	a->kobj.kset = b->kobj.kset = &drivers;
+	kobject_register(&a->kobj);
+	b->kobj.parent = &a->kobj; /* a member under another member */
+	kobject_register(&b->kobj);
+
+	int rc;
+	char err[256];
+	char *page = timeline(state, &rc, err);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(page, "[2,1,0,["));  /* drivers -> bus: solid */
+	assert_non_null(strstr(page, "[3,2,0,["));  /* a -> drivers: solid */
+	assert_non_null(strstr(page, "[4,3,0,["));  /* b -> a: the parent, solid */
+	assert_non_null(strstr(page, "[4,2,1,["));  /* b -> drivers: its kset, dashed */
+	free(page);
+	kobject_unregister(&b->kobj);
+	kobject_unregister(&a->kobj);
+	kset_unregister(&drivers);
+	subsystem_unregister(&bus_subsys);
+}
+
 static void missing_graphviz_is_explained(void **state)
 {
 	char *old = strdup(getenv("PATH"));
@@ -67,6 +97,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(one_frame_per_event),
+		TEST(edges_keep_their_own_style),
 		TEST(missing_graphviz_is_explained),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
