@@ -290,17 +290,44 @@ static bool incomplete(lua_State *L, int status)
 	return false;
 }
 
+/* Lines typed so far: each statement is compiled as if it followed them all, so the
+ * origins the log and diagnostics show (stdin:12) count the session's lines. */
+static int lines_typed;
+
+static void typed(const char *text)
+{
+	lines_typed++;
+	for (; *text; text++)
+		lines_typed += *text == '\n';
+}
+
+static int load_numbered(lua_State *L, const char *text, size_t len)
+{
+	luaL_Buffer b;
+	char *pad = luaL_buffinitsize(L, &b, (size_t)lines_typed + len);
+
+	memset(pad, '\n', (size_t)lines_typed);
+	memcpy(pad + lines_typed, text, len);
+	luaL_pushresultsize(&b, (size_t)lines_typed + len);
+	size_t n;
+	const char *numbered = lua_tolstring(L, -1, &n);
+	int status = sandbox_loadbuffer(L, numbered, n, "=stdin");
+	lua_remove(L, -2);
+	return status;
+}
+
 /* The line on top as "return <line>;". Return: its status; on success the function
  * replaces the line. */
 static int addreturn(lua_State *L)
 {
 	const char *line = lua_tostring(L, -1);
 	const char *retline = lua_pushfstring(L, "return %s;", line);
-	int status = sandbox_loadbuffer(L, retline, strlen(retline), "=stdin");
+	int status = load_numbered(L, retline, strlen(retline));
 
 	if (status == LUA_OK) {
 		lua_remove(L, -2); /* the modified line */
 		history_keep(line);
+		typed(line);
 		lua_remove(L, -2); /* the line */
 	} else {
 		lua_pop(L, 2); /* the error and the modified line */
@@ -315,12 +342,13 @@ static int multiline(lua_State *L)
 	for (;;) {
 		size_t len;
 		const char *text = lua_tolstring(L, -1, &len);
-		int status = sandbox_loadbuffer(L, text, len, "=stdin");
+		int status = load_numbered(L, text, len);
 		bool cancelled;
 		char *more;
 
 		if (!incomplete(L, status)) {
 			history_keep(text);
+			typed(text);
 			lua_remove(L, -2);
 			return status;
 		}
@@ -331,7 +359,8 @@ static int multiline(lua_State *L)
 				return LINE_SKIP;
 			}
 			history_keep(text);
-			status = sandbox_loadbuffer(L, text, len, "=stdin");
+			typed(text);
+			status = load_numbered(L, text, len);
 			lua_remove(L, -2);
 			return status;
 		}
@@ -363,6 +392,7 @@ static int loadline(lua_State *L)
 		enum command_result r;
 
 		history_keep(line);
+		typed(line);
 		r = commands_run(L, line);
 		free(line);
 		return r == COMMAND_QUIT ? LINE_QUIT : LINE_SKIP;

@@ -304,7 +304,7 @@ t_repl_from_a_pipe() {
 	out_has '{1, 2, [10] = true, x = "y"}'
 	out_has "100"
 	out_has "200"
-	err_has "stdin:1: e"
+	err_has "stdin:6: e" # the sixth line typed: origins count the session's lines
 	out_has "42"
 	out_has "str	nil"
 	out_lacks "not reached"
