@@ -344,6 +344,27 @@ k
 	out_has "nil"
 }
 
+# A kset with two members: one leaked, one put twice; both traced to the lines typed.
+t_leak_and_double_put_at_the_prompt() {
+	kobj_in 'bus = decl_subsys("bus", new_ktype{release = function(k) end})
+subsystem_register(bus)
+set = new_kset{name = "drivers", subsys = bus}
+kset_register(set)
+a = new_kobject(); a.kset = set; kobject_set_name(a, "a"); kobject_register(a)
+b = new_kobject(); b.kset = set; kobject_set_name(b, "b"); kobject_register(b)
+kobject_get(a)
+kobject_unregister(a)
+kobject_unregister(b)
+kobject_put(b)
+:leaks
+' -i
+	status_is 0
+	err_has "refcount_t: underflow; use-after-free."
+	err_has "kobject_put() at stdin:10 dropped a reference to 'b', but its count had already reached zero at stdin:9"
+	out_has "'a' ("
+	out_has "taken at stdin:7 by kobject_get, never put"
+}
+
 # =========================================================================== pictures
 
 t_record_and_dot() {
@@ -381,7 +402,7 @@ for c in t_help t_version t_usage_errors t_missing_script t_clean_run t_leak_is_
 	t_diagnostic_is_reported t_no_report t_lua_error t_syntax_error t_script_arguments \
 	t_snippets t_stdin_script t_binary_chunks_refused t_escapes_refused t_safe_parts_remain \
 	t_instruction_budget t_memory_cap t_plain_when_not_a_terminal t_repl_from_a_pipe \
-	t_repl_commands t_record_and_dot t_dot_from_lua_and_the_repl; do
+	t_repl_commands t_leak_and_double_put_at_the_prompt t_record_and_dot t_dot_from_lua_and_the_repl; do
 	run_case "$c"
 done
 
