@@ -4,17 +4,12 @@
 -- The net number of references fn dropped from each object of @objs (a list), read
 -- from the event log: { [obj] = dropped - taken }.
 local function drops_during(objs, fn)
-  local first = #log() + 1
-  fn()
   local net, by_id = {}, {}
   for _, obj in ipairs(objs) do net[obj] = 0; by_id[obj.id] = obj end
-  local events = log()
-  for i = first, #events do
-    local obj = by_id[events[i].id]
-    if obj and events[i].kind == "put" then net[obj] = net[obj] + 1 end
-    if obj and (events[i].kind == "get" or events[i].kind == "init") then
-      net[obj] = net[obj] - 1
-    end
+  for _, ev in ipairs((events_during(fn))) do
+    local obj = by_id[ev.id]
+    if obj and ev.kind == "put" then net[obj] = net[obj] + 1 end
+    if obj and (ev.kind == "get" or ev.kind == "init") then net[obj] = net[obj] - 1 end
   end
   return net
 end

@@ -3,17 +3,6 @@
 -- fail_alloc(n) makes the nth simulated kernel allocation from now fail:
 -- kobject_set_name() allocates once for the name, kobject_add() once for the directory.
 
--- Runs fn; returns what it returned (two values), the new events of the log and the new
--- diagnostics.
-local function watch(fn)
-  local first_event, first_diag = #log() + 1, #diagnostics() + 1
-  local a, b = fn()
-  local events, diags = {}, {}
-  for i, ev in ipairs(log()) do if i >= first_event then events[#events + 1] = ev end end
-  for i, d in ipairs(diagnostics()) do if i >= first_diag then diags[#diags + 1] = d end end
-  return a, b, events, diags
-end
-
 -- The objects that the events initialised and that are still not released.
 local function left_behind(events)
   local made, names = {}, {}
@@ -41,7 +30,7 @@ end)
 check("a failed kobject_set_name() makes make_port() return -ENOMEM, adding nothing",
       function()
   fail_alloc(1)                      -- the name's allocation fails
-  local port, err, events, diags = watch(function() return make_port(1) end)
+  local diags, events, port, err = diagnostics_during(events_during, make_port, 1)
   for _, d in ipairs(diags) do
     expect.that(d.tag ~= "empty-name",
                 "make_port() went on to kobject_add() although kobject_set_name() had " ..
@@ -67,7 +56,7 @@ end)
 check("a failed kobject_add() makes make_port() return its error, leaving nothing",
       function()
   fail_alloc(2)                      -- the name succeeds, the sysfs directory fails
-  local port, err, events = watch(function() return make_port(1) end)
+  local events, port, err = events_during(make_port, 1)
   expect.that(port == nil and err == -ENOMEM,
               "make_port() should return nil, -ENOMEM when kobject_add() fails; it " ..
               "returned %s, %s", tostring(port), tostring(err))

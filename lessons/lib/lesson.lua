@@ -60,6 +60,67 @@ function expect.that(ok, fmt, ...)
   if not ok then fail(fmt, ...) end
 end
 
+-- expect.fail(fmt, ...): fails the check with a message of the lesson's own, always.
+function expect.fail(fmt, ...)
+  fail(fmt, ...)
+end
+
+-- expect.call(what, fn, ...): runs the student's fn and returns what it returned. An
+-- error it raises fails the check, naming @what: "probe() raised an error: ...".
+function expect.call(what, fn, ...)
+  local returned = table.pack(pcall(fn, ...))
+  if not returned[1] then
+    fail("%s raised an error: %s", what, tostring(returned[2]))
+  end
+  return table.unpack(returned, 2, returned.n)
+end
+
+-- held(obj): the references still outstanding on @obj (a kobject or module handle,
+-- released or not, or a record from objects() or leaks()), oldest first, one line each
+-- as leaks() words them, indented by two spaces; "" when there are none.
+local function held_by(obj)
+  local lines = {}
+  for _, l in ipairs(leaks()) do
+    if l.id == obj.id then
+      for _, ref in ipairs(l.refs) do lines[#lines + 1] = "  " .. ref.text end
+    end
+  end
+  return table.concat(lines, "\n")
+end
+held = held_by
+
+-- "\nstill held:" and the references still outstanding on @obj, or "" if there are none.
+local function still_held(obj)
+  local lines = held_by(obj)
+  return lines ~= "" and "\nstill held:\n" .. lines or ""
+end
+
+-- The options that expect.released, expect.drops and expect.takes take last:
+--   prefix = "after remove(), "  goes in front of the failure message
+--   held = true        drops, takes: the message ends with the references still held on
+--                      the object, after "still held:" (expect.released always does)
+--   by = "remove()"    drops, takes: the student's function that fn runs. The message
+--                      starts with "remove(): " and ends as with held; an object already
+--                      released when fn starts fails at once, fn not run (a released
+--                      object counts no more gets or puts)
+--   holder = "..."     drops: who holds the other references
+-- annotated(obj, opts, body) runs body() as @opts say; a failure it raises (or any error)
+-- gets the prefix and the still-held lines.
+local function annotated(obj, opts, body)
+  if not opts then return body() end
+  local prefix = opts.by and opts.by .. ": " or opts.prefix
+  if not (prefix or opts.held) then return body() end
+  local ok, err = pcall(function()
+    if opts.by and obj.state == "released" then
+      fail("'%s' is already released", name_of(obj))
+    end
+    body()
+  end)
+  if ok then return end
+  local message = getmetatable(err) == Failure and err.message or tostring(err)
+  fail("%s%s%s", prefix or "", message, (opts.held or opts.by) and still_held(obj) or "")
+end
+
 -- advise(text, expectation, ...): runs an expect.* call; when it fails, the message
 -- ends with @text, which says what to do about it.
 function advise(text, expectation, ...)
@@ -76,16 +137,12 @@ function expect.refcount(obj, n)
   end
 end
 
-function expect.released(obj)
+-- expect.released(obj [, opts]): obj's count reached zero; if not, the message says who
+-- still holds it.
+function expect.released(obj, opts)
   if obj.state ~= "released" then
-    local leak
-    for _, l in ipairs(leaks()) do
-      if l.id == obj.id then leak = l end
-    end
-    local why = {}
-    for _, ref in ipairs(leak and leak.refs or {}) do why[#why + 1] = ref.text end
-    fail("'%s' is not released (refcount %d)%s", name_of(obj), obj.refcount,
-         #why > 0 and ":\n" .. table.concat(why, "\n") or "")
+    fail("%s'%s' is not released (refcount %d)%s", opts and opts.prefix or "",
+         name_of(obj), obj.refcount, still_held(obj))
   end
 end
 
@@ -101,9 +158,13 @@ function expect.state(obj, state)
   end
 end
 
-function expect.no_leaks()
+-- expect.no_leaks([opts]): every object released. With opts.report, the message is the
+-- core's leak report (leak_report(): where each object was initialised, too).
+function expect.no_leaks(opts)
   local list = leaks()
-  if #list > 0 then
+  if #list > 0 and opts and opts.report then
+    fail("%s", (leak_report():gsub("\n+$", "")))
+  elseif #list > 0 then
     local lines = {}
     for _, l in ipairs(list) do
       lines[#lines + 1] = string.format("'%s' refcount %d", l.name, l.refcount)
@@ -168,14 +229,26 @@ function expect.not_in_sysfs(path)
   if ls(path) or cat(path) then fail("%s still exists", path) end
 end
 
--- The references @obj gained and lost while fn ran, from the event log.
+-- The entries that list() gained while fn(...) ran, then what fn returned.
+local function gained(list, fn, ...)
+  local first = #list() + 1
+  local results = table.pack(fn(...))
+  local new, all = {}, list()
+  for i = first, #all do new[#new + 1] = all[i] end
+  return new, table.unpack(results, 1, results.n)
+end
+
+-- events_during(fn, ...): runs fn(...); returns the events it added to the log, oldest
+-- first, then what fn returned.
+function events_during(fn, ...)
+  return gained(log, fn, ...)
+end
+
+-- references_during(obj, fn, ...): the references @obj gained and lost while fn(...) ran,
+-- from the event log.
 function references_during(obj, fn, ...)
-  local first = #log() + 1
-  fn(...)
   local taken, dropped = 0, 0
-  local events = log()
-  for i = first, #events do
-    local ev = events[i]
+  for _, ev in ipairs((events_during(fn, ...))) do
     if ev.id == obj.id then
       if ev.kind == "get" or ev.kind == "init" then taken = taken + 1 end
       if ev.kind == "put" then dropped = dropped + 1 end
@@ -184,36 +257,40 @@ function references_during(obj, fn, ...)
   return taken, dropped
 end
 
--- The diagnostics recorded while fn ran.
-function diagnostics_during(fn)
-  local first = #diagnostics() + 1
-  fn()
-  local new = {}
-  for i, d in ipairs(diagnostics()) do if i >= first then new[#new + 1] = d end end
-  return new
+-- diagnostics_during(fn, ...): runs fn(...); returns the diagnostics recorded meanwhile,
+-- then what fn returned.
+function diagnostics_during(fn, ...)
+  return gained(diagnostics, fn, ...)
 end
 
--- expect.drops(obj, n, fn, holder): fn must drop exactly n references to obj. @holder
--- names who holds the others, for the message when fn drops too many.
+-- expect.drops(obj, n, fn [, holder | opts]): fn must drop exactly n references to obj.
+-- @holder (or opts.holder) names who holds the others, for the message when fn drops
+-- too many.
 function expect.drops(obj, n, fn, holder)
-  local taken, dropped = references_during(obj, fn)
-  local net = dropped - taken
-  if net > n then
-    fail("it dropped %d reference(s) to '%s' but owns %d: the other %d belong to %s, " ..
-         "which still relies on them", net, name_of(obj), n, net - n, holder or "another holder")
-  elseif net < n then
-    fail("it dropped %d reference(s) to '%s'; it owns %d, so %d leak(s)", net, name_of(obj),
-         n, n - net)
-  end
+  local opts = type(holder) == "table" and holder or { holder = holder }
+  annotated(obj, opts, function()
+    local taken, dropped = references_during(obj, fn)
+    local net = dropped - taken
+    if net > n then
+      fail("it dropped %d reference(s) to '%s' but owns %d: the other %d belong to %s, " ..
+           "which still relies on them", net, name_of(obj), n, net - n,
+           opts.holder or "another holder")
+    elseif net < n then
+      fail("it dropped %d reference(s) to '%s'; it owns %d, so %d leak(s)", net,
+           name_of(obj), n, n - net)
+    end
+  end)
 end
 
--- expect.takes(obj, n, fn): fn must leave obj with exactly n more references.
-function expect.takes(obj, n, fn)
-  local taken, dropped = references_during(obj, fn)
-  if taken - dropped ~= n then
-    fail("it took %d reference(s) to '%s' and dropped %d; expected it to keep %d",
-         taken, name_of(obj), dropped, n)
-  end
+-- expect.takes(obj, n, fn [, opts]): fn must leave obj with exactly n more references.
+function expect.takes(obj, n, fn, opts)
+  annotated(obj, opts, function()
+    local taken, dropped = references_during(obj, fn)
+    if taken - dropped ~= n then
+      fail("it took %d reference(s) to '%s' and dropped %d; expected it to keep %d",
+           taken, name_of(obj), dropped, n)
+    end
+  end)
 end
 
 -- predict(question, truth [, explanation]): the student answers before the truth is
