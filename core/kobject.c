@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lifecycle_diag.h"
 #include "core/modern_internal.h"
 
 #define W() kobj_world_current()
@@ -34,46 +35,32 @@ struct kobj_type *get_ktype(struct kobject *kobj)
 	return kobj->ktype;
 }
 
-static void sync_count(struct kobject *kobj, const struct kobj_record *r)
-{
-	kobj->refcount = r->refcount;
-}
-
 /* ============================================================================== init */
 
-struct kobj_record *kobj_init_as(struct kobj_world *w, struct kobject *kobj, enum kobj_kind kind,
-				 struct kobj_origin o, const char *op)
+struct kobj_record *kobj_init_era(struct kobj_world *w, struct kobject *kobj, enum kobj_kind kind,
+				  const struct kobj_type *ktype, bool modern, struct kobj_origin o,
+				  const char *op)
 {
-	char p[17], where[256], when[256];
-
-	if (!kobj) {
-		kobj_diag_add(w, KOBJ_DIAG_INVALID_POINTER, 0, o,
-			      kobj_xstrdup("kobject (0000000000000000): invalid kobject pointer!"),
-			      kobj_xasprintf("%s() was called with NULL at %s: there is no object "
-					     "to initialise.", op, kobj_where(o, where)));
+	if (!kobj_init_allowed(w, kobj, ktype, modern, o, op))
 		return NULL;
-	}
-	struct kobj_record *r = kobj_live(w, kobj);
-	if (r) {
-		kobj_diag_add(w, KOBJ_DIAG_INIT_TWICE, r->id, o,
-			      kobj_xasprintf("kobject (%s): tried to init an initialized object, "
-					     "something is seriously wrong.",
-					     kobj_fake_pointer(r->id, p)),
-			      kobj_xasprintf("'%s' was already initialised at %s and holds %d "
-					     "reference(s). Initialising it again at %s would reset "
-					     "its count to 1 and lose them; the sandbox left it as "
-					     "it was.", r->name, kobj_where(r->init_at, when),
-					     r->refcount, kobj_where(o, where)));
-		return NULL;
-	}
-	r = kobj_record_new(w, kind, kobj, kobject_name(kobj), o);
+	struct kobj_record *r = kobj_record_new(w, kind, kobj, kobject_name(kobj), o);
+	r->modern = modern;
 	r->refcount = 1;
-	r->ktype = get_ktype(kobj);
-	sync_count(kobj, r);
+	if (modern)
+		kobj->ktype = (struct kobj_type *)ktype; /* the article's field is not const */
+	/* 2.6.0's object may take its ktype from its kset; today's has its own. */
+	r->ktype = modern ? ktype : get_ktype(kobj);
+	kobj_sync_count(kobj, r);
 	INIT_LIST_HEAD(&kobj->entry);
 	kobj->dentry = NULL;
 	kobj_log(w, KOBJ_EV_INIT, op, r->id, 0, 0, 1, 0, o);
 	return r;
+}
+
+struct kobj_record *kobj_init_as(struct kobj_world *w, struct kobject *kobj, enum kobj_kind kind,
+				 struct kobj_origin o, const char *op)
+{
+	return kobj_init_era(w, kobj, kind, NULL, false, o, op);
 }
 
 void (kobject_init)(struct kobject *kobj)
@@ -84,17 +71,40 @@ void (kobject_init)(struct kobject *kobj)
 
 /* ============================================================================== names */
 
-/* Reports an operation on an object whose last reference is gone, without touching it. */
-static void use_after_free(struct kobj_world *w, struct kobj_record *r, struct kobj_origin o,
-			   const char *op)
+/* kobj_format_name() and kobj_install_name() also name today's objects (modern.c). */
+char *kobj_format_name(struct kobj_world *w, const char *fmt, va_list ap, size_t *len)
 {
-	char where[256], when[256];
-	kobj_diag_add(w, KOBJ_DIAG_USE_AFTER_FREE, r->id, o,
-		      kobj_xasprintf("BUG: KASAN: slab-use-after-free in %s", op),
-		      kobj_xasprintf("%s() at %s used '%s', which was released at %s: its "
-				     "memory may already be freed. The sandbox did nothing.",
-				     op, kobj_where(o, where), r->name,
-				     kobj_where(r->release_at, when)));
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	char *name = n < 0 ? NULL : kobj_kmalloc(w, (size_t)n + 1);
+	if (!name)
+		return NULL;
+	vsnprintf(name, (size_t)n + 1, fmt, ap);
+	for (char *c = name; *c; c++)
+		if (*c == '/')
+			*c = '!';
+	*len = (size_t)n;
+	return name;
+}
+
+void kobj_install_name(struct kobj_world *w, struct kobject *kobj, struct kobj_record *r,
+		       char *name, size_t len, struct kobj_origin o, const char *op)
+{
+	if (kobj->k_name && kobj->k_name != kobj->name)
+		free(kobj->k_name);
+	if (len < KOBJ_NAME_LEN) {
+		memcpy(kobj->name, name, len + 1);
+		kobj->k_name = kobj->name;
+		free(name);
+	} else {
+		kobj->k_name = name;
+	}
+	if (!r)
+		return; /* 2.6.0 lets an object be named before it is initialised */
+	kobj_rec_set_name(r, kobj->k_name);
+	kobj_log(w, KOBJ_EV_SET_NAME, op, r->id, 0, r->refcount, r->refcount, 0, o);
 }
 
 int (kobject_set_name)(struct kobject *kobj, const char *fmt, ...)
@@ -106,10 +116,8 @@ int (kobject_set_name)(struct kobject *kobj, const char *fmt, ...)
 	if (!kobj)
 		return -EINVAL;
 	struct kobj_record *r = kobj_any(w, kobj);
-	if (r && r->released) {
-		use_after_free(w, r, o, "kobject_set_name");
+	if (kobj_refuse_released(w, r, o, "kobject_set_name"))
 		return -EINVAL;
-	}
 	if (!fmt) {
 		if (kobject_name(kobj)[0])
 			return 0;
@@ -122,36 +130,16 @@ int (kobject_set_name)(struct kobject *kobj, const char *fmt, ...)
 	}
 
 	va_list ap;
+	size_t len;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *name = kobj_format_name(w, fmt, ap, &len);
 	va_end(ap);
-	char *name = n < 0 ? NULL : kobj_kmalloc(w, (size_t)n + 1);
 	if (!name) {
 		kobj_log(w, KOBJ_EV_SET_NAME, "kobject_set_name", r ? r->id : 0, 0,
 			 r ? r->refcount : 0, r ? r->refcount : 0, ENOMEM, o);
 		return -ENOMEM;
 	}
-	va_start(ap, fmt);
-	vsnprintf(name, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	for (char *c = name; *c; c++)
-		if (*c == '/')
-			*c = '!';
-
-	if (kobj->k_name && kobj->k_name != kobj->name)
-		free(kobj->k_name);
-	if ((size_t)n < KOBJ_NAME_LEN) {
-		memcpy(kobj->name, name, (size_t)n + 1);
-		kobj->k_name = kobj->name;
-		free(name);
-	} else {
-		kobj->k_name = name;
-	}
-	if (r) {
-		kobj_rec_set_name(r, kobj->k_name);
-		kobj_log(w, KOBJ_EV_SET_NAME, "kobject_set_name", r->id, 0, r->refcount,
-			 r->refcount, 0, o);
-	}
+	kobj_install_name(w, kobj, r, name, len, o, "kobject_set_name");
 	return 0;
 }
 
@@ -160,7 +148,7 @@ int (kobject_set_name)(struct kobject *kobj, const char *fmt, ...)
 struct kobject *kobj_get_ref(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o,
 			     const char *op, unsigned holder)
 {
-	char p[17], where[256], when[256];
+	char p[17], where[256];
 
 	if (!kobj)
 		return NULL;
@@ -178,19 +166,12 @@ struct kobject *kobj_get_ref(struct kobj_world *w, struct kobject *kobj, struct 
 	if (r->modern)
 		return kobj_modern_get(w, kobj, r, o, op, holder);
 	if (r->released) {
-		kobj_diag_add(w, KOBJ_DIAG_GET_ZERO, r->id, o,
-			      kobj_xstrdup("refcount_t: addition on 0; use-after-free."),
-			      kobj_xasprintf("%s() at %s asked for a reference to '%s', whose "
-					     "count already reached zero at %s, where it was "
-					     "released. As the article says, kobject_get() fails "
-					     "then: it returned NULL, and the caller must not use "
-					     "the object.", op, kobj_where(o, where), r->name,
-					     kobj_where(r->release_at, when)));
+		kobj_report_get_released(w, r, o, op, false);
 		return NULL;
 	}
 	kobj_log(w, KOBJ_EV_GET, op, r->id, holder, r->refcount, r->refcount + 1, 0, o);
 	r->refcount++;
-	sync_count(kobj, r);
+	kobj_sync_count(kobj, r);
 	return kobj;
 }
 
@@ -253,19 +234,8 @@ static void release_object(struct kobj_world *w, struct kobject *kobj, struct ko
 	kobj_log(w, KOBJ_EV_RELEASE, "release", r->id, 0, 0, 0, 0, o);
 
 	/* 2.6.0's static ksets and subsystems had no release; that was correct there. */
-	if (!release && r->kind == KOBJ_KIND_KOBJECT) {
-		r->no_release = true;
-		kobj_diag_add(w, KOBJ_DIAG_NO_RELEASE, r->id, o,
-			      kobj_xasprintf("kobject: '%s' (%s): does not have a release() "
-					     "function, it is broken and must be fixed. See "
-					     "Documentation/core-api/kobject.rst.", r->name,
-					     kobj_fake_pointer(r->id, p)),
-			      kobj_xasprintf("The last reference to '%s' was dropped at %s, but "
-					     "its ktype (or its kset's ktype) has no release "
-					     "method, so nothing frees the structure that embeds "
-					     "it: its memory leaks. Every kobject needs a "
-					     "release().", r->name, kobj_where(o, where)));
-	}
+	if (!release && r->kind == KOBJ_KIND_KOBJECT)
+		kobj_report_no_release(w, r, o, false);
 	if (release)
 		release(kobj); /* may free kobj: it is not touched after this */
 	free(heap_name);
@@ -276,7 +246,7 @@ static void release_object(struct kobj_world *w, struct kobject *kobj, struct ko
 void kobj_put_ref(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o,
 		  const char *op, unsigned holder)
 {
-	char p[17], where[256], when[256];
+	char p[17], where[256];
 
 	while (kobj) {
 		struct kobj_record *r = kobj_any(w, kobj);
@@ -297,20 +267,12 @@ void kobj_put_ref(struct kobj_world *w, struct kobject *kobj, struct kobj_origin
 			continue;
 		}
 		if (r->released) {
-			kobj_diag_add(w, KOBJ_DIAG_PUT_ZERO, r->id, o,
-				      kobj_xstrdup("refcount_t: underflow; use-after-free."),
-				      kobj_xasprintf("%s() at %s dropped a reference to '%s', but "
-						     "its count had already reached zero at %s, "
-						     "where it was released: this put is one too "
-						     "many (a double put). In the kernel the "
-						     "memory is already freed; the sandbox "
-						     "ignored the put.", op, kobj_where(o, where),
-						     r->name, kobj_where(r->release_at, when)));
+			kobj_report_put_released(w, r, o, op);
 			return;
 		}
 		kobj_log(w, KOBJ_EV_PUT, op, r->id, holder, r->refcount, r->refcount - 1, 0, o);
 		if (--r->refcount > 0) {
-			sync_count(kobj, r);
+			kobj_sync_count(kobj, r);
 			return;
 		}
 		struct kset *kset;
@@ -355,107 +317,74 @@ int kobject_refcount(const struct kobject *kobj)
 static struct kobj_record *add_precheck(struct kobj_world *w, struct kobject *kobj,
 					struct kobj_origin o, const char *op, int *err)
 {
-	char p[17], where[256], when[256];
 	struct kobj_record *r = kobj_any(w, kobj);
 
 	*err = -EINVAL;
 	if (!r) {
-		kobj_diag_add(w, KOBJ_DIAG_ADD_UNINIT, 0, o,
-			      kobj_xasprintf("kobject '%s' (%s): tried to add an uninitialized "
-					     "object, something is seriously wrong.",
-					     kobject_name(kobj), kobj_unknown_pointer(w, kobj, p)),
-			      kobj_xasprintf("%s() at %s was given an object that kobject_init() "
-					     "never set up. Call kobject_init() first (or use "
-					     "kobject_register(), which does both).", op,
-					     kobj_where(o, where)));
+		kobj_report_add_uninit(w, kobj, o, op, false);
 		return NULL;
 	}
-	if (r->released) {
-		use_after_free(w, r, o, op);
+	if (kobj_refuse_released(w, r, o, op))
 		return NULL;
-	}
 	if (r->in_sysfs) {
-		char *path = kobj_sysfs_path_of(r->dir);
 		*err = -EEXIST;
-		kobj_diag_add(w, KOBJ_DIAG_ADD_TWICE, r->id, o,
-			      kobj_xasprintf("sysfs: cannot create duplicate filename '%s'\n"
-					     "kobject_add_internal failed for %s with -EEXIST, "
-					     "don't try to register things with the same name in "
-					     "the same directory.", path, r->name),
-			      kobj_xasprintf("%s() at %s added '%s' a second time: it has been in "
-					     "sysfs since %s. kobject_add() is called once per "
-					     "object.", op, kobj_where(o, where), r->name,
-					     kobj_where(r->added_at, when)));
-		free(path);
+		kobj_report_added_twice(w, r, o, op, false);
 		return NULL;
 	}
 	if (!kobj->k_name)
 		kobj->k_name = kobj->name;
 	kobj_rec_set_name(r, kobj->k_name);
 	if (!kobj->k_name[0]) {
-		kobj_diag_add(w, KOBJ_DIAG_EMPTY_NAME, r->id, o,
-			      kobj_xasprintf("kobject: (%s): attempted to be registered with "
-					     "empty name!", kobj_fake_pointer(r->id, p)),
-			      kobj_xasprintf("%s() at %s: the object has no name, and its sysfs "
-					     "directory needs one. Set it with "
-					     "kobject_set_name() and check what that returns.",
-					     op, kobj_where(o, where)));
+		kobj_report_empty_name(w, r, o, op, false);
 		return NULL;
 	}
 	return r;
 }
 
-/* The kset must be registered; Return: 0 or -EINVAL with a diagnostic. */
-static int check_kset(struct kobj_world *w, struct kobject *kobj, struct kobj_record *r,
-		      struct kobj_origin o, const char *op)
+/* The record of the entry named @name in /sys@ppath, or NULL if it is not an object. */
+static const struct kobj_record *entry_owner(struct kobj_world *w, const char *ppath,
+					     const char *name)
 {
-	char p[17], where[256];
-	struct kset *kset = kobj->kset;
-	struct kobj_record *kr = kobj_any(w, &kset->kobj);
+	const struct kobj_record *other = NULL;
+	const struct sysfs_dirent *clash = sysfs_lookup(w, ppath);
+	const struct sysfs_dirent **list = NULL;
+	long n = clash ? sysfs_list(w, ppath, &list) : 0;
 
-	if (kr && !kr->released && kr->kind != KOBJ_KIND_KOBJECT)
-		return 0;
-	enum kobj_diag_kind kind = kr ? KOBJ_DIAG_GET_ZERO : KOBJ_DIAG_GET_UNINIT;
-	kobj_diag_add(w, kind, r->id, o,
-		      kr ? kobj_xstrdup("refcount_t: addition on 0; use-after-free.")
-			 : kobj_xasprintf("kobject: '%s' (%s): is not initialized, yet "
-					  "kobject_get() is being called.",
-					  kobject_name(&kset->kobj),
-					  kobj_unknown_pointer(w, &kset->kobj, p)),
-		      kobj_xasprintf("%s() at %s: '%s' names a kset that is %s, so it cannot "
-				     "join it. Register the kset first (kset_register).", op,
-				     kobj_where(o, where), r->name,
-				     kr ? "already released" : "not registered"));
-	return -EINVAL;
+	for (long i = 0; i < n; i++)
+		if (strcmp(sysfs_dirent_name(list[i]), name) == 0)
+			other = kobj_any(w, sysfs_dirent_kobj(list[i]));
+	free(list);
+	return other;
 }
 
-static int check_parent(struct kobj_world *w, struct kobject *parent, struct kobj_record *r,
-			struct kobj_origin o, const char *op)
+/* The sandbox's account of a failed directory: whose the name is, or the fault. */
+static char *dir_failed_story(struct kobj_world *w, const struct kobj_record *r,
+			      const char *ppath, int err, struct kobj_origin o)
 {
-	char where[256];
-	struct kobj_record *pr = kobj_any(w, parent);
+	char where[256], when[256];
 
-	if (pr && !pr->released && pr->in_sysfs && pr->dir)
-		return 0;
-	/* A released parent may be freed memory: only its record is read. */
-	const char *name = pr ? pr->name : kobject_name(parent);
-	kobj_diag_add(w, KOBJ_DIAG_ADD_FAILED, r->id, o,
-		      kobj_xasprintf("kobject: kobject_add_internal failed for %s (error: -2 "
-				     "parent: %s)", r->name, name),
-		      kobj_xasprintf("%s() at %s: the parent '%s' is %s, so there is no "
-				     "directory to create '%s' in. Add the parent first.", op,
-				     kobj_where(o, where), name,
-				     !pr ? "not an initialised kobject"
-				     : pr->released ? "already released" : "not in sysfs",
-				     r->name));
-	return -ENOENT;
+	if (err != -EEXIST)
+		return kobj_xasprintf("kobject_add() at %s could not allocate the sysfs "
+				      "entries of '%s' (fault injection). The caller still "
+				      "holds its reference and must kobject_put() it.",
+				      kobj_where(o, where), r->name);
+	const struct kobj_record *other = entry_owner(w, ppath, r->name);
+	if (other && other != r)
+		return kobj_xasprintf("kobject_add() at %s: the directory /sys%s already has "
+				      "an entry '%s' (object initialised at %s). Names must be "
+				      "unique within a directory. The add failed; the caller "
+				      "still holds its reference and must kobject_put() it.",
+				      kobj_where(o, where), ppath, r->name,
+				      kobj_where(other->init_at, when));
+	return kobj_xasprintf("kobject_add() at %s: two entries named the same in /sys%s (a "
+			      "default attribute repeats a name). The add failed.",
+			      kobj_where(o, where), ppath);
 }
 
 /* Creates the directory and the default attribute files; Return: 0 or an error. */
 static int create_dir(struct kobj_world *w, struct kobject *kobj, struct kobject *parent,
 		      struct kobj_record *r, struct kobj_origin o)
 {
-	char where[256], when[256];
 	struct sysfs_dirent *pdir = parent ? parent->dentry : kobj_sysfs_root(w);
 	int err = 0;
 	struct sysfs_dirent *dir = kobj_sysfs_create_dir(w, pdir, kobj, &err);
@@ -474,44 +403,8 @@ static int create_dir(struct kobj_world *w, struct kobject *kobj, struct kobject
 		return 0;
 	}
 	char *ppath = kobj_sysfs_path_of(pdir);
-	if (err == -EEXIST) {
-		const struct kobj_record *other = NULL;
-		const struct sysfs_dirent *clash = sysfs_lookup(w, ppath);
-		const struct sysfs_dirent **list = NULL;
-		long n = clash ? sysfs_list(w, ppath, &list) : 0;
-		for (long i = 0; i < n; i++)
-			if (strcmp(sysfs_dirent_name(list[i]), r->name) == 0)
-				other = kobj_any(w, sysfs_dirent_kobj(list[i]));
-		free(list);
-		kobj_diag_add(w, KOBJ_DIAG_DUPLICATE_NAME, r->id, o,
-			      kobj_xasprintf("sysfs: cannot create duplicate filename '%s/%s'\n"
-					     "kobject: kobject_add_internal failed for %s with "
-					     "-EEXIST, don't try to register things with the same "
-					     "name in the same directory.",
-					     strcmp(ppath, "/") ? ppath : "", r->name, r->name),
-			      other && other != r
-				      ? kobj_xasprintf("kobject_add() at %s: the directory /sys%s "
-						       "already has an entry '%s' (object "
-						       "initialised at %s). Names must be unique "
-						       "within a directory. The add failed; the "
-						       "caller still holds its reference and must "
-						       "kobject_put() it.", kobj_where(o, where),
-						       ppath, r->name,
-						       kobj_where(other->init_at, when))
-				      : kobj_xasprintf("kobject_add() at %s: two entries named "
-						       "the same in /sys%s (a default attribute "
-						       "repeats a name). The add failed.",
-						       kobj_where(o, where), ppath));
-	} else {
-		kobj_diag_add(w, KOBJ_DIAG_ADD_FAILED, r->id, o,
-			      kobj_xasprintf("kobject: kobject_add_internal failed for %s (error: "
-					     "%d parent: %s)", r->name, err,
-					     parent ? kobject_name(parent) : "'none'"),
-			      kobj_xasprintf("kobject_add() at %s could not allocate the sysfs "
-					     "entries of '%s' (fault injection). The caller still "
-					     "holds its reference and must kobject_put() it.",
-					     kobj_where(o, where), r->name));
-	}
+	kobj_report_dir_failed(w, r, parent, ppath, err, o,
+			       dir_failed_story(w, r, ppath, err, o));
 	free(ppath);
 	return err;
 }
@@ -552,7 +445,7 @@ int kobj_add_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o
 	struct subsystem *subsys = NULL;
 	struct kobject *parent = kobj->parent;
 	if (kset) {
-		err = check_kset(w, kobj, r, o, op);
+		err = kobj_check_kset(w, r, kset, o, op, false);
 		if (err)
 			return err;
 		subsys = kset->subsys;
@@ -587,7 +480,7 @@ int kobj_add_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o
 			parent = &kset->kobj;
 	}
 	if (parent) {
-		err = check_parent(w, parent, r, o, op);
+		err = kobj_check_parent(w, r, parent, o, op, false);
 		if (err)
 			return err;
 	}
@@ -628,10 +521,8 @@ void kobj_del_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin 
 	if (!kobj)
 		return;
 	struct kobj_record *r = kobj_any(w, kobj);
-	if (r && r->released) {
-		use_after_free(w, r, o, op);
+	if (kobj_refuse_released(w, r, o, op))
 		return;
-	}
 	if (r && r->modern) {
 		kobj_modern_del(w, kobj, r, o, op);
 		return;

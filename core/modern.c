@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lifecycle_diag.h"
 #include "core/modern_internal.h"
 
 #define W() kobj_world_current()
@@ -33,119 +34,15 @@ const struct kobj_type *kobj_ktype_of(const struct kobj_world *w, struct kobject
 	return get_ktype(kobj);
 }
 
-static void sync_count(struct kobject *kobj, const struct kobj_record *r)
-{
-	kobj->refcount = r->refcount;
-}
-
-/* Reports an operation on a released object without touching its memory. */
-static void use_after_free(struct kobj_world *w, struct kobj_record *r, struct kobj_origin o,
-			   const char *op)
-{
-	char where[256], when[256];
-	kobj_diag_add(w, KOBJ_DIAG_USE_AFTER_FREE, r->id, o,
-		      kobj_xasprintf("BUG: KASAN: slab-use-after-free in %s", op),
-		      kobj_xasprintf("%s() at %s used '%s', which was released at %s: its "
-				     "memory may already be freed. The sandbox did nothing.",
-				     op, kobj_where(o, where), r->name,
-				     kobj_where(r->release_at, when)));
-}
-
 /* ============================================================================== init */
-
-static struct kobj_record *init_as(struct kobj_world *w, struct kobject *kobj,
-				   enum kobj_kind kind, const struct kobj_type *ktype,
-				   struct kobj_origin o, const char *op)
-{
-	char p[17], where[256], when[256];
-
-	if (!kobj) {
-		kobj_diag_add(w, KOBJ_DIAG_INVALID_POINTER, 0, o,
-			      kobj_xstrdup("kobject (0000000000000000): invalid kobject pointer!"),
-			      kobj_xasprintf("%s() was called with NULL at %s: there is no object "
-					     "to initialise.", op, kobj_where(o, where)));
-		return NULL;
-	}
-	if (!ktype) {
-		kobj_diag_add(w, KOBJ_DIAG_NO_KTYPE, 0, o,
-			      kobj_xasprintf("kobject (%s): must have a ktype to be initialized "
-					     "properly!", kobj_unknown_pointer(w, kobj, p)),
-			      kobj_xasprintf("%s() at %s was given no ktype for '%s'. Today's "
-					     "kobject_init() needs one: it holds the release() that "
-					     "frees the object. Nothing was initialised.", op,
-					     kobj_where(o, where), kobject_name(kobj)));
-		return NULL;
-	}
-	struct kobj_record *r = kobj_live(w, kobj);
-	if (r) {
-		kobj_diag_add(w, KOBJ_DIAG_INIT_TWICE, r->id, o,
-			      kobj_xasprintf("kobject (%s): tried to init an initialized object, "
-					     "something is seriously wrong.",
-					     kobj_fake_pointer(r->id, p)),
-			      kobj_xasprintf("'%s' was already initialised at %s and holds %d "
-					     "reference(s). The kernel would set its count back to "
-					     "1 at %s and lose them (or the memory was not zeroed); "
-					     "the sandbox left it as it was.", r->name,
-					     kobj_where(r->init_at, when), r->refcount,
-					     kobj_where(o, where)));
-		return NULL;
-	}
-	r = kobj_record_new(w, kind, kobj, kobject_name(kobj), o);
-	r->modern = true;
-	r->refcount = 1;
-	r->ktype = ktype;
-	kobj->ktype = (struct kobj_type *)ktype; /* the article's field is not const */
-	sync_count(kobj, r);
-	INIT_LIST_HEAD(&kobj->entry);
-	kobj->dentry = NULL;
-	kobj_log(w, KOBJ_EV_INIT, op, r->id, 0, 0, 1, 0, o);
-	return r;
-}
 
 void (kobject_init_ktype)(struct kobject *kobj, const struct kobj_type *ktype)
 {
 	struct kobj_world *w = W();
-	init_as(w, kobj, KOBJ_KIND_KOBJECT, ktype, kobj_take_origin(w), "kobject_init");
+	kobj_init_era(w, kobj, KOBJ_KIND_KOBJECT, ktype, true, kobj_take_origin(w), "kobject_init");
 }
 
 /* ============================================================================== names */
-
-/* The name @fmt makes, '/' turned into '!'; Return: 0 with *@out kmalloc'd, or -ENOMEM. */
-static int format_name(struct kobj_world *w, char **out, const char *fmt, va_list ap)
-{
-	va_list copy;
-	va_copy(copy, ap);
-	int n = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	char *name = n < 0 ? NULL : kobj_kmalloc(w, (size_t)n + 1);
-	if (!name)
-		return -ENOMEM;
-	vsnprintf(name, (size_t)n + 1, fmt, ap);
-	for (char *c = name; *c; c++)
-		if (*c == '/')
-			*c = '!';
-	*out = name;
-	return 0;
-}
-
-/* Installs @name (kmalloc'd, taken over) as the object's name, as kobject_set_name does. */
-static void install_name(struct kobj_world *w, struct kobject *kobj, struct kobj_record *r,
-			 char *name, struct kobj_origin o, const char *op)
-{
-	size_t n = strlen(name);
-
-	if (kobj->k_name && kobj->k_name != kobj->name)
-		free(kobj->k_name);
-	if (n < KOBJ_NAME_LEN) {
-		memcpy(kobj->name, name, n + 1);
-		kobj->k_name = kobj->name;
-		free(name);
-	} else {
-		kobj->k_name = name;
-	}
-	kobj_rec_set_name(r, kobj->k_name);
-	kobj_log(w, KOBJ_EV_SET_NAME, op, r->id, 0, r->refcount, r->refcount, 0, o);
-}
 
 /* Reports a name that could not be set; Return: @err. */
 static int name_failed(struct kobj_world *w, struct kobj_record *r, struct kobj_origin o,
@@ -164,17 +61,21 @@ static int name_failed(struct kobj_world *w, struct kobj_record *r, struct kobj_
 static int set_name_va(struct kobj_world *w, struct kobject *kobj, struct kobj_record *r,
 		       struct kobj_origin o, const char *op, const char *fmt, va_list ap)
 {
-	char *name = NULL;
+	char *name;
+	size_t len;
 
 	if (!fmt && kobject_name(kobj)[0])
 		return 0; /* keeps the name already set */
 	if (!fmt)
 		return name_failed(w, r, o, op, "no format, and no name was set before",
 				   -EINVAL);
-	if (format_name(w, &name, fmt, ap))
+	name = kobj_format_name(w, fmt, ap, &len);
+	if (!name)
 		return name_failed(w, r, o, op, "no memory for the name (fault injection)",
 				   -ENOMEM);
-	install_name(w, kobj, r, name, o, op);
+	/* By strlen, as today's calls always placed names (2.6.0 goes by the printed length;
+	 * the two differ only for a name with a NUL in it). */
+	kobj_install_name(w, kobj, r, name, strlen(name), o, op);
 	return 0;
 }
 
@@ -203,79 +104,24 @@ static int set_name(struct kobj_world *w, struct kobject *kobj, struct kobj_reco
 
 /* =============================================================================== add */
 
-/* The kset must be an initialised, live kset; Return: 0 or -EINVAL with a diagnostic. */
-static int check_kset(struct kobj_world *w, struct kobj_record *r, struct kset *kset,
-		      struct kobj_origin o, const char *op)
-{
-	char p[17], where[256];
-	struct kobj_record *kr = kobj_any(w, &kset->kobj);
-
-	if (kr && !kr->released && kr->kind != KOBJ_KIND_KOBJECT)
-		return 0;
-	kobj_diag_add(w, kr ? KOBJ_DIAG_GET_ZERO : KOBJ_DIAG_GET_UNINIT, r->id, o,
-		      kr ? kobj_xstrdup("refcount_t: addition on 0; use-after-free.")
-			 : kobj_xasprintf("kobject: '%s' (%s): is not initialized, yet "
-					  "kobject_get() is being called.",
-					  kobject_name(&kset->kobj),
-					  kobj_unknown_pointer(w, &kset->kobj, p)),
-		      kobj_xasprintf("%s() at %s: '%s' names a kset that is %s, so it cannot "
-				     "join it. Create it first (kset_create_and_add).", op,
-				     kobj_where(o, where), r->name,
-				     !kr ? "not initialised"
-				     : kr->released ? "already released" : "a plain kobject"));
-	return -EINVAL;
-}
-
-/* The parent must have a directory; Return: 0 or -ENOENT with a diagnostic. */
-static int check_parent(struct kobj_world *w, struct kobj_record *r, struct kobject *parent,
-			struct kobj_origin o, const char *op)
-{
-	char where[256];
-	struct kobj_record *pr = kobj_any(w, parent);
-
-	if (pr && !pr->released && pr->in_sysfs && pr->dir)
-		return 0;
-	const char *name = pr ? pr->name : kobject_name(parent); /* a record: no memory read */
-	kobj_diag_add(w, KOBJ_DIAG_ADD_FAILED, r->id, o,
-		      kobj_xasprintf("kobject: kobject_add_internal failed for %s (error: -2 "
-				     "parent: %s)", r->name, name),
-		      kobj_xasprintf("%s() at %s: the parent '%s' is %s, so there is no "
-				     "directory to create '%s' in. Add the parent first; the "
-				     "caller must still kobject_put() '%s'.", op,
-				     kobj_where(o, where), name,
-				     !pr ? "not an initialised kobject"
-				     : pr->released ? "already released" : "not in sysfs",
-				     r->name, r->name));
-	return -ENOENT;
-}
-
-/* Reports a directory that could not be made; Return: @err. */
+/* Reports a directory that could not be made, in today's words; Return: @err. */
 static int dir_failed(struct kobj_world *w, struct kobj_record *r, struct kobject *parent,
 		      struct sysfs_dirent *pdir, int err, struct kobj_origin o, const char *op)
 {
 	char where[256];
 	char *ppath = kobj_sysfs_path_of(pdir);
 
-	if (err == -EEXIST)
-		kobj_diag_add(w, KOBJ_DIAG_DUPLICATE_NAME, r->id, o,
-			      kobj_xasprintf("sysfs: cannot create duplicate filename '%s/%s'\n"
-					     "kobject: kobject_add_internal failed for %s with "
-					     "-EEXIST, don't try to register things with the same "
-					     "name in the same directory.",
-					     strcmp(ppath, "/") ? ppath : "", r->name, r->name),
-			      kobj_xasprintf("%s() at %s: the directory /sys%s already has an "
-					     "entry '%s'. Names must be unique within a directory. "
-					     "The add failed; the caller must still kobject_put() "
-					     "the object.", op, kobj_where(o, where),
-					     strcmp(ppath, "/") ? ppath : "", r->name));
-	else
-		kobj_diag_add(w, KOBJ_DIAG_ADD_FAILED, r->id, o,
-			      kobj_xasprintf("kobject: kobject_add_internal failed for %s "
-					     "(error: %d parent: %s)", r->name, err,
-					     parent ? kobject_name(parent) : "'none'"),
-			      kobj_xasprintf("%s() at %s could not make the sysfs entries of '%s' "
-					     "(error %d). The caller must still kobject_put() it.",
-					     op, kobj_where(o, where), r->name, err));
+	kobj_report_dir_failed(
+		w, r, parent, ppath, err, o,
+		err == -EEXIST
+			? kobj_xasprintf("%s() at %s: the directory /sys%s already has an entry "
+					 "'%s'. Names must be unique within a directory. The add "
+					 "failed; the caller must still kobject_put() the object.",
+					 op, kobj_where(o, where), strcmp(ppath, "/") ? ppath : "",
+					 r->name)
+			: kobj_xasprintf("%s() at %s could not make the sysfs entries of '%s' "
+					 "(error %d). The caller must still kobject_put() it.", op,
+					 kobj_where(o, where), r->name, err));
 	free(ppath);
 	return err;
 }
@@ -316,34 +162,16 @@ static int create_dir(struct kobj_world *w, struct kobject *kobj, struct kobj_re
 	return 0;
 }
 
-/* A name, and not in sysfs yet; Return: 0 or the error, reported. */
+/* A name, and not in sysfs yet (checked in that order); Return: 0 or the error, reported. */
 static int add_precheck(struct kobj_world *w, struct kobject *kobj, struct kobj_record *r,
 			struct kobj_origin o, const char *op)
 {
-	char p[17], where[256], when[256];
-
 	if (!kobject_name(kobj)[0]) {
-		kobj_diag_add(w, KOBJ_DIAG_EMPTY_NAME, r->id, o,
-			      kobj_xasprintf("kobject: (%s): attempted to be registered with "
-					     "empty name!", kobj_fake_pointer(r->id, p)),
-			      kobj_xasprintf("%s() at %s: the object has no name, and its sysfs "
-					     "directory needs one. The caller must still "
-					     "kobject_put() it.", op, kobj_where(o, where)));
+		kobj_report_empty_name(w, r, o, op, true);
 		return -EINVAL;
 	}
 	if (r->in_sysfs) {
-		char *path = kobj_sysfs_path_of(r->dir);
-		kobj_diag_add(w, KOBJ_DIAG_ADD_TWICE, r->id, o,
-			      kobj_xasprintf("sysfs: cannot create duplicate filename '%s'\n"
-					     "kobject: kobject_add_internal failed for %s with "
-					     "-EEXIST, don't try to register things with the same "
-					     "name in the same directory.", path, r->name),
-			      kobj_xasprintf("%s() at %s added '%s' a second time: it has been in "
-					     "sysfs since %s. The kernel does not notice and "
-					     "corrupts the kset's list; the sandbox changed nothing.",
-					     op, kobj_where(o, where), r->name,
-					     kobj_where(r->added_at, when)));
-		free(path);
+		kobj_report_added_twice(w, r, o, op, true);
 		return -EEXIST;
 	}
 	return 0;
@@ -378,8 +206,8 @@ static int add_internal(struct kobj_world *w, struct kobject *kobj, struct kobj_
 		return err;
 	if (!parent && kset)
 		parent = &kset->kobj; /* parent defaults to the kset */
-	if ((kset && (err = check_kset(w, r, kset, o, op))) ||
-	    (parent && (err = check_parent(w, r, parent, o, op)))) {
+	if ((kset && (err = kobj_check_kset(w, r, kset, o, op, true))) ||
+	    (parent && (err = kobj_check_parent(w, r, parent, o, op, true)))) {
 		kobj->parent = NULL; /* as the kernel's error path leaves it */
 		return err;
 	}
@@ -435,25 +263,15 @@ int (kobject_add_named)(struct kobject *kobj, struct kobject *parent, const char
 {
 	struct kobj_world *w = W();
 	struct kobj_origin o = kobj_take_origin(w);
-	char p[17], where[256];
 	va_list ap;
 
 	if (!kobj)
 		return -EINVAL;
 	struct kobj_record *r = kobj_any(w, kobj);
-	if (r && r->released) {
-		use_after_free(w, r, o, "kobject_add");
+	if (kobj_refuse_released(w, r, o, "kobject_add"))
 		return -EINVAL;
-	}
 	if (!r) {
-		kobj_diag_add(w, KOBJ_DIAG_ADD_UNINIT, 0, o,
-			      kobj_xasprintf("kobject '%s' (%s): tried to add an uninitialized "
-					     "object, something is seriously wrong.",
-					     kobject_name(kobj), kobj_unknown_pointer(w, kobj, p)),
-			      kobj_xasprintf("kobject_add() at %s was given an object that "
-					     "kobject_init() never set up. Call kobject_init(kobj, "
-					     "ktype) first, or use kobject_init_and_add().",
-					     kobj_where(o, where)));
+		kobj_report_add_uninit(w, kobj, o, "kobject_add", true);
 		return -EINVAL;
 	}
 	va_start(ap, fmt);
@@ -469,8 +287,8 @@ int (kobject_init_and_add)(struct kobject *kobj, const struct kobj_type *ktype,
 	struct kobj_origin o = kobj_take_origin(w);
 	va_list ap;
 
-	struct kobj_record *r = init_as(w, kobj, KOBJ_KIND_KOBJECT, ktype, o,
-					"kobject_init_and_add");
+	struct kobj_record *r = kobj_init_era(w, kobj, KOBJ_KIND_KOBJECT, ktype, true, o,
+					      "kobject_init_and_add");
 	if (!r && kobj && ktype)
 		r = kobj_live(w, kobj); /* init twice was refused: the add goes on */
 	if (!r)
@@ -568,22 +386,13 @@ struct kobject *kobj_modern_get(struct kobj_world *w, struct kobject *kobj,
 				struct kobj_record *r, struct kobj_origin o, const char *op,
 				unsigned holder)
 {
-	char where[256], when[256];
-
 	if (r->released) {
-		kobj_diag_add(w, KOBJ_DIAG_GET_ZERO, r->id, o,
-			      kobj_xstrdup("refcount_t: addition on 0; use-after-free."),
-			      kobj_xasprintf("%s() at %s asked for a reference to '%s', released "
-					     "at %s. Today's kobject_get() cannot fail: the kernel "
-					     "would saturate a count in freed memory and hand the "
-					     "pointer back. The sandbox returned NULL; the object "
-					     "must not be used.", op, kobj_where(o, where), r->name,
-					     kobj_where(r->release_at, when)));
+		kobj_report_get_released(w, r, o, op, true);
 		return NULL;
 	}
 	int before = r->refcount;
 	int event = kobj_rc_add(&r->refcount, 1);
-	sync_count(kobj, r);
+	kobj_sync_count(kobj, r);
 	kobj_log(w, KOBJ_EV_GET, op, r->id, holder, before, r->refcount, 0, o);
 	if (event >= 0)
 		report_rc(w, r, event, before, o, op);
@@ -602,7 +411,7 @@ struct kobject *kobj_get_unless_zero_as(struct kobj_world *w, struct kobject *ko
 		return kobj_get_ref(w, kobj, o, op, 0);
 	int before = r->refcount;
 	int event = kobj_rc_add_not_zero(&r->refcount, 1, &added);
-	sync_count(kobj, r);
+	kobj_sync_count(kobj, r);
 	kobj_log(w, KOBJ_EV_GET, op, r->id, 0, before, r->refcount, 0, o);
 	if (event >= 0)
 		report_rc(w, r, event, before, o, op);
@@ -619,23 +428,15 @@ struct kobject *kobj_modern_put(struct kobj_world *w, struct kobject *kobj,
 				struct kobj_record *r, struct kobj_origin o, const char *op,
 				unsigned *holder)
 {
-	char where[256], when[256];
 	bool zero;
 
 	if (r->released) {
-		kobj_diag_add(w, KOBJ_DIAG_PUT_ZERO, r->id, o,
-			      kobj_xstrdup("refcount_t: underflow; use-after-free."),
-			      kobj_xasprintf("%s() at %s dropped a reference to '%s', but its "
-					     "count had already reached zero at %s, where it was "
-					     "released: this put is one too many (a double put). "
-					     "In the kernel the memory is already freed; the "
-					     "sandbox ignored the put.", op, kobj_where(o, where),
-					     r->name, kobj_where(r->release_at, when)));
+		kobj_report_put_released(w, r, o, op);
 		return NULL;
 	}
 	int before = r->refcount;
 	int event = kobj_rc_sub_and_test(&r->refcount, 1, &zero);
-	sync_count(kobj, r);
+	kobj_sync_count(kobj, r);
 	kobj_log(w, KOBJ_EV_PUT, op, r->id, *holder, before, r->refcount, 0, o);
 	if (event >= 0) {
 		report_rc(w, r, event, before, o, op);
@@ -652,24 +453,6 @@ struct kobject *kobj_modern_put(struct kobj_world *w, struct kobject *kobj,
 }
 
 /* =========================================================================== cleanup */
-
-/* A missing release(): the kernel only says so at debug level; it is a real leak. */
-static void no_release(struct kobj_world *w, struct kobj_record *r, struct kobj_origin o)
-{
-	char p[17], where[256];
-	const char *text = "does not have a release() function, it is broken and must be "
-			   "fixed. See Documentation/core-api/kobject.rst.";
-
-	TRACE(w, r, "%s", text);
-	r->no_release = true;
-	kobj_diag_add(w, KOBJ_DIAG_NO_RELEASE, r->id, o,
-		      kobj_xasprintf("kobject: '%s' (%s): %s", r->name,
-				     kobj_fake_pointer(r->id, p), text),
-		      kobj_xasprintf("The last reference to '%s' was dropped at %s, but its "
-				     "ktype has no release method, so nothing frees the "
-				     "structure that embeds it: its memory leaks. Every kobject "
-				     "needs a release().", r->name, kobj_where(o, where)));
-}
 
 struct kobject *kobj_modern_cleanup(struct kobj_world *w, struct kobject *kobj,
 				    struct kobj_record *r, struct kobj_origin o,
@@ -693,7 +476,7 @@ struct kobject *kobj_modern_cleanup(struct kobj_world *w, struct kobject *kobj,
 	kobj->refcount = 0;
 	kobj_log(w, KOBJ_EV_RELEASE, "release", r->id, 0, 0, 0, 0, o);
 	if (!release)
-		no_release(w, r, o);
+		kobj_report_no_release(w, r, o, true);
 	if (release) {
 		TRACE(w, r, "%s", "calling ktype release");
 		release(kobj); /* may free kobj: it is not touched after this */
@@ -733,7 +516,8 @@ static struct kobject *create_and_add(struct kobj_world *w, const char *name,
 	if (!kobj)
 		return NULL;
 	memset(kobj, 0, sizeof(*kobj));
-	struct kobj_record *r = init_as(w, kobj, KOBJ_KIND_KOBJECT, &dynamic_kobj_ktype, o, op);
+	struct kobj_record *r =
+		kobj_init_era(w, kobj, KOBJ_KIND_KOBJECT, &dynamic_kobj_ktype, true, o, op);
 	int err = set_name(w, kobj, r, o, op, name);
 	kobj->parent = parent;
 	if (!err)
@@ -802,7 +586,8 @@ struct kset *(kset_create_and_add)(const char *name, const struct kset_uevent_op
 	memset(kset, 0, sizeof(*kset));
 	kset->uevent_ops = uevent_ops;
 	kset->kobj.parent = parent_kobj;
-	struct kobj_record *r = init_as(w, &kset->kobj, KOBJ_KIND_KSET, &kset_ktype, o, op);
+	struct kobj_record *r =
+		kobj_init_era(w, &kset->kobj, KOBJ_KIND_KSET, &kset_ktype, true, o, op);
 	INIT_LIST_HEAD(&kset->list);
 	if (set_name(w, &kset->kobj, r, o, op, name) || add_internal(w, &kset->kobj, r, o, op)) {
 		/* The kernel frees it directly; the put releases it the same way, on record. */
@@ -832,9 +617,7 @@ int (kobject_rename)(struct kobject *kobj, const char *new_name)
 	struct kobj_record *r = kobj ? kobj_any(w, kobj) : NULL;
 	int err = -ENOMEM;
 
-	if (r && r->released)
-		use_after_free(w, r, o, op);
-	if (!r || r->released || !kobj->parent || !new_name)
+	if (kobj_refuse_released(w, r, o, op) || !r || !kobj->parent || !new_name)
 		return -EINVAL;
 	kobj_get_ref(w, kobj, o, op, 0);
 	char *envp[2] = { devpath_old(w, kobj, o), NULL };
@@ -845,7 +628,7 @@ int (kobject_rename)(struct kobject *kobj, const char *new_name)
 		err = r->dir ? kobj_sysfs_rename(w, r->dir, kobj_sysfs_parent(r->dir), name) : 0;
 	}
 	if (!err) {
-		install_name(w, kobj, r, name, o, op);
+		kobj_install_name(w, kobj, r, name, strlen(name), o, op);
 		name = NULL;
 		kobj_uevent_as(w, kobj, KOBJ_MOVE, envp, o, op);
 	}

@@ -78,6 +78,23 @@ static void map_remove(struct dirent_map *m, struct sysfs_dirent *d)
 	m->used--;
 }
 
+/* Names @d and links it as @parent's last child, in the map too: a new entry or a moved one
+ * (detach() undoes all but the name). */
+static void attach(struct kobj_world *w, struct sysfs_dirent *d, struct sysfs_dirent *parent,
+		   const char *name)
+{
+	d->name = kobj_xstrdup(name);
+	d->parent = parent;
+	d->hash = entry_hash(parent, name);
+	d->prev = parent->last;
+	if (parent->last)
+		parent->last->next = d;
+	else
+		parent->first = d;
+	parent->last = d;
+	map_insert(&w->dirents, d);
+}
+
 /* Return: the new entry, or NULL with *err set (-EEXIST, -ENOMEM). */
 static struct sysfs_dirent *new_entry(struct kobj_world *w, struct sysfs_dirent *parent,
 				      const char *name, enum sysfs_type type, int *err)
@@ -92,17 +109,8 @@ static struct sysfs_dirent *new_entry(struct kobj_world *w, struct sysfs_dirent 
 		return NULL;
 	}
 	memset(d, 0, sizeof(*d));
-	d->name = kobj_xstrdup(name);
 	d->type = type;
-	d->parent = parent;
-	d->hash = entry_hash(parent, name);
-	d->prev = parent->last;
-	if (parent->last)
-		parent->last->next = d;
-	else
-		parent->first = d;
-	parent->last = d;
-	map_insert(&w->dirents, d);
+	attach(w, d, parent, name);
 	return d;
 }
 
@@ -251,16 +259,7 @@ int kobj_sysfs_rename(struct kobj_world *w, struct sysfs_dirent *d,
 		return -EEXIST;
 	detach(w, d);
 	free(d->name);
-	d->name = kobj_xstrdup(new_name);
-	d->parent = new_parent;
-	d->hash = entry_hash(new_parent, new_name);
-	d->prev = new_parent->last;
-	if (new_parent->last)
-		new_parent->last->next = d;
-	else
-		new_parent->first = d;
-	new_parent->last = d;
-	map_insert(&w->dirents, d); /* children are keyed by d itself: they need no change */
+	attach(w, d, new_parent, new_name); /* children are keyed by d itself: they stay */
 	return 0;
 }
 

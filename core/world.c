@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/modern_internal.h"
 
 /* ============================================================================ memory */
@@ -255,15 +256,6 @@ const char *kobj_where(struct kobj_origin o, char buf[256])
 
 /* =========================================================================== records */
 
-static size_t hash_ptr(uintptr_t p)
-{
-	uint64_t x = (uint64_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
-
 static void addr_put(struct addr_map *m, uintptr_t key, unsigned val)
 {
 	if (2 * (m->used + 1) > m->cap) {
@@ -273,7 +265,7 @@ static void addr_put(struct addr_map *m, uintptr_t key, unsigned val)
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->keys[i])
 				continue;
-			size_t j = hash_ptr(m->keys[i]) & (cap - 1);
+			size_t j = kobj_hash_ptr(m->keys[i]) & (cap - 1);
 			while (keys[j])
 				j = (j + 1) & (cap - 1);
 			keys[j] = m->keys[i];
@@ -285,7 +277,7 @@ static void addr_put(struct addr_map *m, uintptr_t key, unsigned val)
 		m->vals = vals;
 		m->cap = cap;
 	}
-	size_t j = hash_ptr(key) & (m->cap - 1);
+	size_t j = kobj_hash_ptr(key) & (m->cap - 1);
 	while (m->keys[j] && m->keys[j] != key)
 		j = (j + 1) & (m->cap - 1);
 	if (!m->keys[j])
@@ -298,7 +290,7 @@ static unsigned addr_get(const struct addr_map *m, uintptr_t key)
 {
 	if (!m->cap || !key)
 		return 0;
-	size_t j = hash_ptr(key) & (m->cap - 1);
+	size_t j = kobj_hash_ptr(key) & (m->cap - 1);
 	while (m->keys[j]) {
 		if (m->keys[j] == key)
 			return m->vals[j];

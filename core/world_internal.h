@@ -2,6 +2,7 @@
 #ifndef KOBJ_WORLD_INTERNAL_H
 #define KOBJ_WORLD_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "core/kobject.h"
@@ -110,11 +111,30 @@ struct kobject *kobj_get_ref(struct kobj_world *w, struct kobject *kobj, struct 
 			     const char *op, unsigned holder);
 void kobj_put_ref(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o,
 		  const char *op, unsigned holder);
-/* Return: the record, or NULL with a diagnostic for @op. */
+/* The article's init; Return: the record, or NULL with a diagnostic for @op. */
 struct kobj_record *kobj_init_as(struct kobj_world *w, struct kobject *kobj, enum kobj_kind kind,
 				 struct kobj_origin o, const char *op);
+/* Either era's init (@modern: today's, which requires @ktype and stores it in @kobj). */
+struct kobj_record *kobj_init_era(struct kobj_world *w, struct kobject *kobj, enum kobj_kind kind,
+				  const struct kobj_type *ktype, bool modern, struct kobj_origin o,
+				  const char *op);
 int kobj_add_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o, const char *op);
 void kobj_del_as(struct kobj_world *w, struct kobject *kobj, struct kobj_origin o, const char *op);
+
+/* The object's copy of its count, for code that reads the article's field. */
+static inline void kobj_sync_count(struct kobject *kobj, const struct kobj_record *r)
+{
+	kobj->refcount = r->refcount;
+}
+
+/* Naming, shared by both eras (kobject.c). The name @fmt makes, each '/' turned into '!'
+ * as sysfs needs; Return: kmalloc'd, with *@len its printed length, or NULL (no memory). */
+char *kobj_format_name(struct kobj_world *w, const char *fmt, va_list ap, size_t *len)
+	__attribute__((format(printf, 2, 0)));
+/* Installs @name (taken over) as the name: in kobj->name if @len fits, else on the heap.
+ * With a record @r, its name follows and the log records @op. */
+void kobj_install_name(struct kobj_world *w, struct kobject *kobj, struct kobj_record *r,
+		       char *name, size_t len, struct kobj_origin o, const char *op);
 
 /* sysfs */
 void kobj_sysfs_init(struct kobj_world *w);
