@@ -73,6 +73,8 @@ bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj
 	int top = lua_gettop(L);
 	int status = LUA_ERRRUN + 100; /* "could not even start" */
 
+	if (ctx->tearing_down || !ctx->open)
+		return false; /* the world is being freed, maybe from a __gc: no Lua now */
 	if (lua_checkstack(L, 4)) {
 		lua_pushcfunction(L, kl_msgh);   /* pushing a C function allocates nothing */
 		lua_pushcfunction(L, body);
@@ -87,4 +89,15 @@ bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj
 		record(ctx, L, status, obj, what, consequence);
 	lua_settop(L, top);
 	return status == LUA_OK;
+}
+
+const char *kl_describe(struct kl_ctx *ctx, const struct kobject *kobj, unsigned *id,
+			char buf[160])
+{
+	const struct kobj_record *r = kobj_record_of(ctx->world, kobj);
+	char p[17];
+	*id = r ? r->id : 0;
+	snprintf(buf, 160, "kobject '%.80s' (%s)", r ? r->name : kobject_name(kobj),
+		 kobj_fake_pointer(*id, p));
+	return buf;
 }

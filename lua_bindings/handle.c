@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "lua_bindings/internal.h"
 
 const char *const kl_type_names[KL_NTYPES] = {
@@ -14,18 +15,11 @@ const char *const kl_type_names[KL_NTYPES] = {
 	[KL_SUBSYS] = "subsystem",
 	[KL_KTYPE] = "kobj_type",
 	[KL_MODULE] = "module",
+	[KL_ATTR] = "kobj_attribute",
+	[KL_GROUP] = "attribute_group",
 };
 
 /* ====================================================================== address map */
-
-static size_t hash_addr(uintptr_t p)
-{
-	uint64_t x = (uint64_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
-}
 
 void kl_map_free(struct kl_map *m)
 {
@@ -39,7 +33,7 @@ struct kl_node *kl_map_get(const struct kl_map *m, const void *addr)
 	uintptr_t key = (uintptr_t)addr;
 	if (!m->cap || !key)
 		return NULL;
-	for (size_t j = hash_addr(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+	for (size_t j = kobj_hash_ptr(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
 		if (m->keys[j] == key)
 			return m->vals[j];
 	return NULL;
@@ -61,7 +55,7 @@ static bool map_reserve(struct kl_map *m)
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;
-		size_t j = hash_addr(m->keys[i]) & (cap - 1);
+		size_t j = kobj_hash_ptr(m->keys[i]) & (cap - 1);
 		while (keys[j])
 			j = (j + 1) & (cap - 1);
 		keys[j] = m->keys[i];
@@ -80,7 +74,7 @@ static void map_put(lua_State *L, struct kl_map *m, const void *addr, struct kl_
 	uintptr_t key = (uintptr_t)addr;
 	if (!map_reserve(m))
 		luaL_error(L, "not enough memory");
-	size_t j = hash_addr(key) & (m->cap - 1);
+	size_t j = kobj_hash_ptr(key) & (m->cap - 1);
 	while (m->keys[j] && m->keys[j] != key)
 		j = (j + 1) & (m->cap - 1);
 	if (!m->keys[j])
@@ -114,25 +108,32 @@ struct kl_node *kl_node_new(lua_State *L, struct kl_ctx *ctx, enum kl_type type)
 
 void *kl_view(struct kl_node *n, enum kl_type view)
 {
+	/* The object itself: in the node, or in the core's memory. Address arithmetic only. */
+	void *base = n->ext ? n->ext : (void *)&n->u;
+
 	switch (view) {
 	case KL_KOBJECT:
 		if (n->type == KL_KOBJECT)
-			return &n->u.kobj;
+			return base;
 		if (n->type == KL_KSET)
-			return &n->u.kset.kobj;
+			return &((struct kset *)base)->kobj;
 		if (n->type == KL_SUBSYS)
-			return &n->u.subsys.kset.kobj;
+			return &((struct subsystem *)base)->kset.kobj;
 		return NULL;
 	case KL_KSET:
 		if (n->type == KL_KSET)
-			return &n->u.kset;
+			return base;
 		if (n->type == KL_SUBSYS)
-			return &n->u.subsys.kset;
+			return &((struct subsystem *)base)->kset;
 		return NULL;
 	case KL_SUBSYS:
-		return n->type == KL_SUBSYS ? &n->u.subsys : NULL;
+		return n->type == KL_SUBSYS ? base : NULL;
 	case KL_KTYPE:
 		return n->type == KL_KTYPE ? &n->u.ktype.kt : NULL;
+	case KL_ATTR:
+		return n->type == KL_ATTR ? &n->u.attr : NULL;
+	case KL_GROUP:
+		return n->type == KL_GROUP ? &n->u.group : NULL;
 	default:
 		return NULL;
 	}
@@ -153,16 +154,45 @@ unsigned kl_node_id(struct kl_ctx *ctx, struct kl_node *n, enum kl_type view)
 	return r ? r->id : 0;
 }
 
-/* The on_release hook's work: the object is gone for Lua, its memory stays until reset. */
+/*
+ * The core freed @gone's memory (it was an ext node): Lua's objects that point to it
+ * without holding a reference (a parent or kset assigned as a field, before an add) are
+ * told to forget it, so that no later call follows the pointer into freed memory. A
+ * pointer held with a reference stays: the core knows it by its record.
+ */
+static void forget_pointers(struct kl_ctx *ctx, struct kl_node *gone)
+{
+	struct kobject *kobj = kl_view(gone, KL_KOBJECT);
+	struct kset *kset = kl_view(gone, KL_KSET);
+
+	for (struct kl_node *m = ctx->nodes; m; m = m->next) {
+		struct kobject *k = m->released ? NULL : kl_view(m, KL_KOBJECT);
+		if (!k)
+			continue;
+		const struct kobj_record *r = kobj_record_of(ctx->world, k);
+		bool live = r && !r->released;
+		if (k->parent == kobj && !(live && r->parent == gone->id))
+			k->parent = NULL;
+		if (kset && k->kset == kset && !(live && r->kset == gone->id))
+			k->kset = NULL;
+	}
+}
+
+/* The on_release hook's work: the object is gone for Lua; a node's memory stays until
+ * reset, a core-owned object's is already freed. */
 void kl_node_released(struct kl_ctx *ctx, const struct kobj_record *r)
 {
 	struct kl_node *n = kl_map_get(&ctx->map, r->ptr);
 	lua_State *L = ctx->L;
 
-	if (!n || kl_view(n, KL_KOBJECT) != r->ptr)
-		return; /* not made by this module */
+	if (!n || n->released || kl_view(n, KL_KOBJECT) != r->ptr)
+		return; /* not known to this module, or an older object at that address */
 	n->released = true;
 	n->id = r->id;
+	if (n->ext)
+		forget_pointers(ctx, n);
+	if (ctx->tearing_down)
+		return; /* the Lua tables go with the world's: no Lua work in a __gc */
 	/* Drop the embedding table and callbacks so that the GC may take them. Setting an
 	 * existing key to nil allocates nothing, so this cannot raise. */
 	if (!lua_checkstack(L, 3))
@@ -177,20 +207,29 @@ void kl_node_released(struct kl_ctx *ctx, const struct kobj_record *r)
 
 /* ========================================================================== handles */
 
-/* [] -> [handle] for @addr of @view in the cache slot, making it if needed. */
+/*
+ * [] -> [handle] for @addr of @view in the cache slot, making it if needed. A cached
+ * handle of another node (a core-owned object freed, its address reused) is replaced:
+ * the old handle stays stale.
+ */
 static struct kl_handle *push_cached(lua_State *L, struct kl_ctx *ctx, const void *addr,
-				     enum kl_type view)
+				     enum kl_type view, struct kl_node *node, struct module *mod)
 {
 	kl_push_slot(L, KL_SLOT_CACHE + (int)view);              /* [cache] */
 	if (lua_rawgetp(L, -1, addr) == LUA_TUSERDATA) {          /* [cache h] */
-		lua_remove(L, -2);
-		return lua_touserdata(L, -1);
+		struct kl_handle *h = lua_touserdata(L, -1);
+		if (h->node == node && h->mod == mod) {
+			lua_remove(L, -2);
+			return h;
+		}
 	}
 	lua_pop(L, 1);
 	struct kl_handle *h = lua_newuserdatauv(L, sizeof(*h), 1); /* [cache h] */
 	memset(h, 0, sizeof(*h));
 	h->gen = ctx->gen;
 	h->type = view;
+	h->node = node;
+	h->mod = mod;
 	luaL_setmetatable(L, kl_type_names[view]);
 	lua_pushvalue(L, -1);
 	lua_rawsetp(L, -3, addr);                                 /* cache[addr] = h */
@@ -200,8 +239,7 @@ static struct kl_handle *push_cached(lua_State *L, struct kl_ctx *ctx, const voi
 
 void kl_push_handle(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view)
 {
-	struct kl_handle *h = push_cached(L, ctx, kl_view(n, view), view);
-	h->node = n;
+	push_cached(L, ctx, kl_view(n, view), view, n, NULL);
 }
 
 void kl_push_module(lua_State *L, struct kl_ctx *ctx, struct module *mod)
@@ -210,14 +248,63 @@ void kl_push_module(lua_State *L, struct kl_ctx *ctx, struct module *mod)
 		lua_pushnil(L);
 		return;
 	}
-	struct kl_handle *h = push_cached(L, ctx, mod, KL_MODULE);
-	h->mod = mod;
+	push_cached(L, ctx, mod, KL_MODULE, NULL, mod);
+}
+
+/*
+ * A node for the live object at @addr (seen as @view) that the module did not make: one
+ * the core allocated (kobject_create_and_add's, /sys/kernel) or C code made. While
+ * kset_create_and_add runs, the kset it makes takes the node that call prepared.
+ * Return: the node, or NULL if the world has no live record of a fitting kind there.
+ */
+static struct kl_node *adopt(lua_State *L, struct kl_ctx *ctx, const void *addr,
+			     enum kl_type view)
+{
+	/* Address arithmetic only: @addr may be a dangling pointer. */
+	struct kobject *kobj = view == KL_KOBJECT ? (struct kobject *)addr
+						  : &((struct kset *)addr)->kobj;
+	const struct kobj_record *r = kobj_record_of(ctx->world, kobj);
+	enum kl_type type = KL_KOBJECT;
+	void *ext = kobj;
+
+	if (!r || r->released || r->ptr != kobj || r->kind == KOBJ_KIND_MODULE)
+		return NULL;
+	if (r->kind == KOBJ_KIND_KSET || r->kind == KOBJ_KIND_SUBSYSTEM) {
+		struct kset *kset = container_of(kobj, struct kset, kobj);
+		type = r->kind == KOBJ_KIND_KSET ? KL_KSET : KL_SUBSYS;
+		ext = type == KL_KSET ? (void *)kset : container_of(kset, struct subsystem, kset);
+	} else if (view == KL_KSET) {
+		return NULL; /* a plain kobject is no kset */
+	}
+	struct kl_node *n = NULL;
+	for (struct kl_creating *c = ctx->creating; c && type == KL_KSET && !n; c = c->outer)
+		if (!c->node->ext && r->id > c->after)
+			n = c->node;
+	if (!n)
+		n = kl_node_new(L, ctx, type);
+	n->ext = ext;
+	kl_map_add(L, ctx, n);
+	return n;
+}
+
+struct kl_node *kl_node_of(lua_State *L, struct kl_ctx *ctx, const void *addr,
+			   enum kl_type view)
+{
+	struct kl_node *n = addr ? kl_map_get(&ctx->map, addr) : NULL;
+
+	if (n && kl_view(n, view) != addr)
+		n = NULL;
+	if (!addr || (n && !n->released) || (view != KL_KOBJECT && view != KL_KSET))
+		return n;
+	/* Unknown, or a released core-owned object whose address a new one took. */
+	struct kl_node *a = adopt(L, ctx, addr, view);
+	return a && kl_view(a, view) == addr ? a : n;
 }
 
 void kl_push_addr(lua_State *L, struct kl_ctx *ctx, const void *addr, enum kl_type view)
 {
-	struct kl_node *n = kl_map_get(&ctx->map, addr);
-	if (n && kl_view(n, view) == addr)
+	struct kl_node *n = kl_node_of(L, ctx, addr, view);
+	if (n)
 		kl_push_handle(L, ctx, n, view);
 	else
 		lua_pushnil(L);
@@ -271,7 +358,7 @@ const char *kl_push_label(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h)
 		return lua_pushfstring(L, "this %s", kl_type_names[h->type]);
 	if (h->type == KL_MODULE)
 		return lua_pushfstring(L, "module '%s'", h->mod->name);
-	if (h->type == KL_KTYPE || !h->node)
+	if (h->type == KL_KTYPE || h->type == KL_ATTR || h->type == KL_GROUP || !h->node)
 		return lua_pushfstring(L, "this %s", kl_type_names[h->type]);
 	unsigned id = kl_node_id(ctx, h->node, h->type);
 	const struct kobj_record *r = kobj_record_by_id(ctx->world, id);
@@ -369,6 +456,8 @@ const char *kl_state_name(struct kl_ctx *ctx, struct kl_node *n)
 		return "uninitialized";
 	if (r->released)
 		return "released";
+	if (r->release_pending)
+		return "release pending";
 	if (r->in_sysfs)
 		return "in sysfs";
 	return r->was_added ? "deleted" : "initialized";
@@ -449,6 +538,16 @@ void kl_set_dispatch(lua_State *L, enum kl_type type, lua_CFunction index,
 	lua_setfield(L, -2, "__eq");
 	lua_getfield(L, -1, "__name");
 	lua_setfield(L, -2, "__metatable");           /* getmetatable(k) gives the type name */
+}
+
+void kl_set_fields(lua_State *L, const char *const *fields)
+{
+	lua_newtable(L);
+	for (int i = 0; fields[i]; i++) {
+		lua_pushstring(L, fields[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "__fields");
 }
 
 /* ========================================================================== options */

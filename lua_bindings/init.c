@@ -62,20 +62,45 @@ void kl_data_table(lua_State *L, struct kl_node *n)
 	lua_remove(L, -2);                             /* [t] */
 }
 
-/* Frees every node (the memory of the world's objects) and their heap names. */
+/*
+ * Frees every node (the memory of the world's objects) and their heap names. A core-owned
+ * object is the core's: only one that our kobject_create_and_add or kset_create_and_add
+ * made and that was never released (a leak the world has already reported) is freed
+ * here, as its release would have; the others (/sys/kernel, C code's) are not touched.
+ */
 static void free_nodes(struct kl_ctx *ctx)
 {
 	for (struct kl_node *n = ctx->nodes, *next; n; n = next) {
 		next = n->next;
 		struct kobject *kobj = kl_view(n, KL_KOBJECT);
+		bool ours = !n->ext || n->reclaim;
 		/* The core frees a long name at release; a live object's is still ours. */
-		if (kobj && !n->released && kobj->k_name && kobj->k_name != kobj->name)
+		if (kobj && ours && !n->released && kobj->k_name && kobj->k_name != kobj->name)
 			free(kobj->k_name);
+		if (n->ext && n->reclaim && !n->released)
+			free(n->ext);
 		free(n->extra);
+		free(n->extra2);
 		free(n);
 	}
 	ctx->nodes = NULL;
 	kl_map_free(&ctx->map);
+}
+
+/*
+ * Frees the world with no Lua callback: releases still delayed by DEBUG_KOBJECT_RELEASE
+ * run now (their Lua release methods do not: the objects go with the world), and the
+ * diagnostics they record go to no hook.
+ */
+static void free_world(struct kl_ctx *ctx)
+{
+	if (!ctx->world)
+		return;
+	ctx->tearing_down = true;
+	kobj_world_on_diag(ctx->world, NULL, NULL);
+	kobj_world_free(ctx->world); /* also stops being current */
+	ctx->world = NULL;
+	ctx->tearing_down = false;
 }
 
 static void on_release(const struct kobj_record *r, void *p)
@@ -99,9 +124,7 @@ static int ctx_gc(lua_State *L)
 	if (!ctx)
 		return 0;
 	ctx->open = false;
-	if (ctx->world)
-		kobj_world_free(ctx->world); /* also stops being current */
-	ctx->world = NULL;
+	free_world(ctx);
 	free_nodes(ctx);
 	for (struct kl_string *s = ctx->strings, *next; s; s = next) {
 		next = s->next;
@@ -173,7 +196,7 @@ int kobj_lua_reset(lua_State *L)
 		lua_pop(L, 1);
 		return -1;
 	}
-	kobj_world_free(ctx->world);
+	free_world(ctx);
 	free_nodes(ctx);
 	ctx->gen++;
 	ctx->world = new_world(ctx);
@@ -237,6 +260,8 @@ static void add_constants(lua_State *L)
 		{ "EINVAL", EINVAL }, { "EEXIST", EEXIST }, { "ENOENT", ENOENT },
 		{ "ENOMEM", ENOMEM }, { "EBUSY", EBUSY },   { "EIO", EIO },
 		{ "EISDIR", EISDIR }, { "ENOTDIR", ENOTDIR }, { "EDEADLK", EDEADLK },
+		{ "EFAULT", EFAULT }, { "ERANGE", ERANGE }, { "EPERM", EPERM },
+		{ "EAGAIN", EAGAIN }, { "ENODEV", ENODEV },
 	};
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		lua_pushinteger(L, errs[i].value);
@@ -305,6 +330,13 @@ int luaopen_kobject(lua_State *L)
 	kl_open_module(L);
 	kl_open_query(L);
 	kl_open_sysfs(L);
+	kl_open_modern(L);
+	kl_open_uevent(L);
+	kl_open_attr(L);
+	kl_open_group(L);
+	kl_open_sysfs_attr(L);
+	kl_open_kref(L);
+	kl_open_debug(L);
 	add_constants(L);
 	lua_pushcfunction(L, l_reset);
 	lua_setfield(L, -2, "reset");

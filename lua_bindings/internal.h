@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -44,9 +45,39 @@
 #undef module_unload
 #undef try_module_get
 #undef module_put
+#undef kobject_init_ktype
+#undef kobject_add_named
+#undef kobject_init_and_add
+#undef kobject_create_and_add
+#undef kobject_get_unless_zero
+#undef kobject_get_path
+#undef kobject_rename
+#undef kobject_move
+#undef kset_create_and_add
+#undef kobject_uevent
+#undef kobject_uevent_env
+#undef add_uevent_var
+#undef kref_get
+#undef kref_put
+#undef kref_get_unless_zero
+#undef sysfs_create_file
+#undef sysfs_remove_file
+#undef sysfs_create_group
+#undef sysfs_remove_group
+#undef sysfs_create_groups
+#undef sysfs_remove_groups
+#undef sysfs_create_link
+#undef sysfs_remove_link
+#undef kernel_kobj
 
-/* The kinds of handle; each has one metatable whose __name is kl_type_names[type]. */
-enum kl_type { KL_KOBJECT, KL_KSET, KL_SUBSYS, KL_KTYPE, KL_MODULE, KL_NTYPES };
+/*
+ * The kinds of handle; each has one metatable whose __name is kl_type_names[type]. The
+ * types before KL_MODULE have addresses in the map (see kl_map_add); attributes and
+ * groups are found from their C structs with container_of.
+ */
+enum kl_type {
+	KL_KOBJECT, KL_KSET, KL_SUBSYS, KL_KTYPE, KL_MODULE, KL_ATTR, KL_GROUP, KL_NTYPES
+};
 extern const char *const kl_type_names[KL_NTYPES];
 
 /* The page sysfs lends show(); the core truncates to PAGE_SIZE - 1 bytes as well. */
@@ -60,20 +91,48 @@ struct kl_hotplug {
 	char name[128];         /* what name() returned last, for the core to copy */
 };
 
+/* A kset's today's uevent_ops whose functions are the Lua trampolines (uevent_lua.c). */
+struct kl_uevent {
+	struct kset_uevent_ops ops; /* const members: filled once with memcpy */
+	char name[128];         /* what name() returned last */
+};
+
 /*
- * The memory behind one Lua-created kobject, kset, subsystem or ktype, zeroed at birth
- * like kzalloc. Nodes are owned by the context, on its list, until the world is reset or
- * the state closes: a released object's memory is never reused while the world lives,
- * so a C pointer left to it (a parent set without a reference, a kset that was put once
- * too often) can never reach another object or freed memory.
+ * Every struct attribute the module makes sits in one of these, so that kobj_sysfs_ops
+ * (container_of to struct kobj_attribute) is safe on any of them: a kobj_attribute's own,
+ * a group's copy of it (which knows its group, for is_visible), or a default attribute
+ * of a ktype (no callbacks: kobj_sysfs_ops gives -EIO, as for a NULL show).
+ */
+struct kl_attr_ref {
+	struct kobj_attribute ka;
+	struct kl_node *attr;   /* the kobj_attribute node whose show/store run, or NULL */
+	struct kl_node *group;  /* the attribute_group node of this copy, or NULL */
+};
+
+/*
+ * The memory behind one Lua-created kobject, kset, subsystem, ktype, kobj_attribute or
+ * attribute_group, zeroed at birth like kzalloc. Nodes are owned by the context, on its
+ * list, until the world is reset or the state closes: a released object's memory is never
+ * reused while the world lives, so a C pointer left to it (a parent set without a
+ * reference, a kset that was put once too often) can never reach another object or freed
+ * memory.
+ *
+ * A node with @ext stands for an object whose memory the core allocated
+ * (kobject_create_and_add, kset_create_and_add, /sys/kernel) or that C code made: the
+ * core frees it at its release, after which the node only remembers it. Pointers that
+ * Lua's objects keep to it without a reference (a parent or kset assigned as a field)
+ * are cleared at that release (kl_node_released), so they never reach freed memory.
  */
 struct kl_node {
 	struct kl_node *next;   /* the context's list */
 	struct kl_ctx *ctx;
-	enum kl_type type;      /* KL_KOBJECT, KL_KSET, KL_SUBSYS or KL_KTYPE */
+	enum kl_type type;      /* the outermost object: KL_KOBJECT, KL_KSET, ... KL_GROUP */
 	bool released;          /* the world released it: every handle is stale */
 	bool release_ran;       /* a Lua release method was called for it */
+	bool reclaim;           /* @ext came from our create_and_add call: freed at reset if
+				 * never released (the core would have freed it at release) */
 	unsigned id;            /* record id once released (live objects ask the world) */
+	void *ext;              /* the core-owned object (kobject, kset or subsystem), or NULL */
 	union {
 		struct kobject kobj;
 		struct kset kset;
@@ -82,9 +141,14 @@ struct kl_node {
 			struct kobj_type kt;
 			struct sysfs_ops ops;
 		} ktype;
+		struct kl_attr_ref attr;        /* KL_ATTR: its own kobj_attribute */
+		struct attribute_group group;   /* KL_GROUP */
 	} u;
 	struct kl_hotplug hp;   /* ksets and subsystems */
-	void *extra;            /* ktypes: the default_attrs block */
+	struct kl_uevent uev;   /* ksets */
+	void *extra;            /* ktypes: default_attrs block; attributes: the name;
+				 * groups: the attrs array, its copies and the name */
+	void *extra2;           /* ktypes: the default_groups array */
 };
 
 /* Address -> node, for every address a node exposes (kobject, kset, subsystem, ktype). */
@@ -100,6 +164,18 @@ struct kl_string {
 	char s[];
 };
 
+/*
+ * A kset_create_and_add in progress: its node waits for the kset the core allocates. A
+ * callback during the call may meet that kset first (its "add" uevent); it is adopted
+ * into this node: the kset whose record is newer than @after (only that call makes one).
+ * Calls nest when a callback makes a kset; each entry lives on its call's C stack.
+ */
+struct kl_creating {
+	struct kl_node *node;
+	unsigned after;         /* the world's record count when the call began */
+	struct kl_creating *outer;
+};
+
 /* One per Lua state: a full userdata in the registry whose __gc frees everything. */
 struct kl_ctx {
 	struct kobj_world *world;
@@ -108,6 +184,12 @@ struct kl_ctx {
 	int busy;               /* core calls in progress (reset waits for none) */
 	bool open;              /* false once __gc ran */
 	bool no_files;          /* dot(file) refused: set for graded, untrusted code */
+	bool tearing_down;      /* the world is being freed: no Lua callback runs */
+	struct kl_creating *creating; /* kset_create_and_add calls in progress, innermost */
+	/* The env a uevent() callback in progress may fill; an env value whose token is
+	 * not uevent_token is from a callback that returned (uevent_lua.c). */
+	struct kobj_uevent_env *uevent_env;
+	unsigned long uevent_token, uevent_tokens;
 	struct kl_node *nodes;
 	struct kl_map map;
 	struct kl_string *strings;
@@ -156,8 +238,16 @@ void *kl_view(struct kl_node *n, enum kl_type view);
 unsigned kl_node_id(struct kl_ctx *ctx, struct kl_node *n, enum kl_type view);
 const struct kobj_record *kl_node_record(struct kl_ctx *ctx, struct kl_node *n);
 void kl_push_handle(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view);
-/* Pushes the handle for a C address (nil for NULL or an address the module did not make). */
+/*
+ * kl_push_addr() - the handle for a C address: nil for NULL or an unknown address. A live
+ * kobject or kset the module did not make (views KL_KOBJECT and KL_KSET only) is adopted:
+ * a node with ext is made for it, so a Lua callback or a field read can name it.
+ * Raises only on memory errors.
+ */
 void kl_push_addr(lua_State *L, struct kl_ctx *ctx, const void *addr, enum kl_type view);
+/* The node of @addr seen as @view, adopting it as kl_push_addr does; NULL if unknown. */
+struct kl_node *kl_node_of(lua_State *L, struct kl_ctx *ctx, const void *addr,
+			   enum kl_type view);
 void kl_push_module(lua_State *L, struct kl_ctx *ctx, struct module *mod);
 struct kl_handle *kl_tohandle(lua_State *L, int idx);
 /* The object behind argument @arg, live and of @type; raises otherwise. */
@@ -176,6 +266,8 @@ const char *kl_push_label(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h)
 /* Fills a metatable (on top) with __index/__newindex dispatch to the given functions. */
 void kl_set_dispatch(lua_State *L, enum kl_type type, lua_CFunction index,
 		     lua_CFunction newindex, const luaL_Reg *methods);
+/* Sets __fields of the metatable on top: the NULL-terminated @fields, for completion. */
+void kl_set_fields(lua_State *L, const char *const *fields);
 /* The type name of a value, __name first; may push a value. */
 const char *kl_typename(lua_State *L, int idx);
 /* The live handle of @type in field @field of the table at @tbl, or NULL for nil. */
@@ -183,7 +275,7 @@ struct kl_node *kl_field_handle(lua_State *L, int tbl, const char *field, enum k
 				const char *op);
 /* Raises for a key of the table at @tbl that is not in the NULL-terminated @allowed. */
 void kl_check_fields(lua_State *L, int tbl, const char *const *allowed, const char *op);
-/* "uninitialized", "initialized", "in sysfs", "deleted", "released" */
+/* "uninitialized", "initialized", "in sysfs", "deleted", "release pending", "released" */
 const char *kl_state_name(struct kl_ctx *ctx, struct kl_node *n);
 /* The sysfs path of a live object in sysfs, pushed; nil otherwise. */
 void kl_push_path(lua_State *L, struct kl_ctx *ctx, struct kl_node *n);
@@ -205,11 +297,15 @@ const char *kl_intern(lua_State *L, struct kl_ctx *ctx, const char *s);
  * kl_callback() - run @body(lightuserdata @arg) on the main thread, protected, with a
  * traceback. A failure is recorded as a KOBJ_DIAG_CALLBACK_ERROR diagnostic for record
  * @obj, headed "<who>: <what> raised a Lua error". Never raises; the stack is restored.
+ * While the world is being freed (reset, or the state closing) nothing runs.
  * Return: true if the body returned normally.
  */
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence);
 int kl_msgh(lua_State *L);
+/* "kobject 'foo' (00000000c0ffee00)" for a callback's diagnostics; *@id its record id. */
+const char *kl_describe(struct kl_ctx *ctx, const struct kobject *kobj, unsigned *id,
+			char buf[160]);
 
 /* Per-file openers: each adds its functions to the module table on top. */
 void kl_open_kobject(lua_State *L);
@@ -218,6 +314,51 @@ void kl_open_ktype(lua_State *L);
 void kl_open_module(lua_State *L);
 void kl_open_query(lua_State *L);
 void kl_open_sysfs(lua_State *L);
+void kl_open_modern(lua_State *L);
+void kl_open_uevent(lua_State *L);
+void kl_open_attr(lua_State *L);
+void kl_open_group(lua_State *L);
+void kl_open_sysfs_attr(lua_State *L);
+void kl_open_kref(lua_State *L);
+void kl_open_debug(lua_State *L);
+
+/* modern_lua.c: today's halves of the two calls whose name the eras share */
+int kl_kobject_init_ktype(lua_State *L);   /* kobject_init(kobj, ktype) */
+int kl_kobject_add_named(lua_State *L);    /* kobject_add(kobj, parent, fmt, ...) */
+/* Argument @arg as a parent: nil, a kobject, or the kernel_kobj function itself. */
+struct kobject *kl_check_parent(lua_State *L, int arg, const char *op);
+
+/* uevent_lua.c: reads a uevent_ops table (at @idx, nil clears) into kset node @n. */
+void kl_set_uevent_ops(lua_State *L, struct kl_node *n, int idx);
+
+/* attr_lua.c */
+/* A sysfs mode at @idx: an integer or an octal string ("0644"); raises with the kernel's
+ * VERIFY_OCTAL_PERMISSIONS rule for a bad one, naming @what in @op's message. */
+mode_t kl_check_mode(lua_State *L, int idx, const char *what, const char *op);
+/* The mode at @idx, an integer or an octal string ("0644", "644", "0o644"), unchecked;
+ * Return: false if it is neither. */
+bool kl_to_mode(lua_State *L, int idx, lua_Integer *mode);
+/* Raises unless the string at @idx can name a sysfs file (@what in @op's message). */
+const char *kl_check_file_name(lua_State *L, int idx, const char *what, const char *op);
+/* Pushes field @name of the table at @idx; raises unless it is nil or a function. */
+void kl_push_function_field(lua_State *L, int idx, const char *name, const char *op);
+/* Whether the value at @idx is kobj_sysfs_ops. */
+bool kl_is_kobj_sysfs_ops(lua_State *L, int idx);
+/* Fills @ref: a kobj_attribute named @name, mode @mode, whose show/store are @attr's. */
+void kl_attr_ref_init(struct kl_attr_ref *ref, const char *name, mode_t mode,
+		      struct kl_node *attr, struct kl_node *group);
+
+/* kref_lua.c: the container a kref box at @idx was embedded in, pushed; false if @idx
+ * is not a kref box (nothing pushed). */
+bool kl_kref_container(lua_State *L, int idx, const char *member);
+
+/* sysfs_lua.c: C memory that must outlive calls that can raise, freed by __gc/__close. */
+struct kl_box {
+	void *mem;
+	size_t len;
+	FILE *f;
+};
+struct kl_box *kl_new_box(lua_State *L);          /* [] -> [box] */
 
 /* hotplug_lua.c: reads a hotplug_ops table (at @idx) into node @n. */
 void kl_set_hotplug(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, int idx);
@@ -230,6 +371,8 @@ bool kl_common_field(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const 
 void kl_assign_name(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, int vidx);
 /* __tostring of every handle type ("kobject 'foo' refcount=2 in sysfs /sys/foo"). */
 int kl_handle_tostring(lua_State *L);
+/* Would making @parent the parent of @self put @self above itself? */
+bool kl_makes_cycle(const struct kobject *self, const struct kobject *parent);
 /* Formats arguments @first.. with string.format; pushes the result. */
 void kl_format(lua_State *L, int first, const char *op);
 

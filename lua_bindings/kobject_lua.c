@@ -127,8 +127,16 @@ static int l_new_kobject(lua_State *L)
 
 /* =================================================================== kernel calls */
 
+/***
+ * kobject_init(kobj): the article's init (count 1, a reference on the kset).
+ * kobject_init(kobj, ktype): today's (modern_lua.c); chosen by the number of arguments,
+ * as the C macro chooses, so kobject_init(kobj, nil) is today's with no ktype.
+ * @function kobject_init
+ */
 static int l_kobject_init(lua_State *L)
 {
+	if (lua_gettop(L) >= 2)
+		return kl_kobject_init_ktype(L);
 	struct kl_ctx *ctx = kl_getctx(L);
 	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_init");
 	kl_enter(L, ctx);
@@ -197,8 +205,16 @@ static int l_kobject_put(lua_State *L)
 	return 0;
 }
 
+/***
+ * kobject_add(kobj): the article's add (name and parent set before).
+ * kobject_add(kobj, parent, fmt, ...): today's (modern_lua.c), chosen by the number of
+ * arguments. Both return 0 or a negative errno.
+ * @function kobject_add
+ */
 static int l_kobject_add(lua_State *L)
 {
+	if (lua_gettop(L) >= 2)
+		return kl_kobject_add_named(L);
 	struct kl_ctx *ctx = kl_getctx(L);
 	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_add");
 	kl_enter(L, ctx);
@@ -263,8 +279,10 @@ static int l_get_ktype(lua_State *L)
 static int l_container_of(lua_State *L)
 {
 	struct kl_handle *h = kl_tohandle(L, 1);
+	if (kl_kref_container(L, 1, luaL_optstring(L, 3, NULL)))
+		return 1;
 	if (!h || (h->type != KL_KOBJECT && h->type != KL_KSET))
-		return luaL_typeerror(L, 1, "kobject or kset");
+		return luaL_typeerror(L, 1, "kobject, kset or kref");
 	struct kl_ctx *ctx = kl_getctx(L);
 	struct kl_node *n = kl_check(L, 1, h->type, "container_of");
 	const char *member = luaL_optstring(L, 3, NULL);
@@ -311,11 +329,10 @@ static int l_to_kset(lua_State *L)
 
 /* ========================================================================= fields */
 
-/* Would making @parent the parent of @n put @n above itself? */
-static bool makes_cycle(struct kobject *self, struct kobject *parent)
+bool kl_makes_cycle(const struct kobject *self, const struct kobject *parent)
 {
 	size_t steps = 0;
-	for (struct kobject *k = parent; k && steps < 1000000; k = k->parent, steps++)
+	for (const struct kobject *k = parent; k && steps < 1000000; k = k->parent, steps++)
 		if (k == self)
 			return true;
 	return false;
@@ -347,6 +364,10 @@ static int kobject_index(lua_State *L)
 	return 1;
 }
 
+static const char *const kobject_fields[] = {
+	"name", "refcount", "parent", "kset", "ktype", "state", "path", "id", NULL,
+};
+
 /* Refuses to move an object that sysfs shows where it is. */
 static void check_movable(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const char *key)
 {
@@ -370,7 +391,7 @@ static int kobject_newindex(lua_State *L)
 	if (strcmp(key, "parent") == 0) {
 		struct kl_node *p = kl_check_opt(L, 3, KL_KOBJECT, op);
 		check_movable(L, ctx, n, key);
-		if (p && makes_cycle(kobj, KOBJ(p)))
+		if (p && kl_makes_cycle(kobj, KOBJ(p)))
 			return luaL_error(L, "setting parent: '%s' would become its own ancestor",
 					  kobject_name(kobj));
 		kobj->parent = KOBJ(p);
@@ -380,6 +401,10 @@ static int kobject_newindex(lua_State *L)
 		kobj->kset = k ? kl_view(k, KL_KSET) : NULL;
 	} else if (strcmp(key, "ktype") == 0) {
 		struct kl_node *t = kl_check_opt(L, 3, KL_KTYPE, op);
+		if (n->ext)
+			return luaL_error(L, "setting ktype: '%s' was made by the kernel (%s), whose "
+					  "ktype frees it: it cannot be changed", kobject_name(kobj),
+					  "kobject_create_and_add or kset_create_and_add");
 		kobj->ktype = t ? kl_view(t, KL_KTYPE) : NULL;
 	} else if (strcmp(key, "name") == 0) {
 		kl_assign_name(L, ctx, n, 3);
@@ -480,6 +505,7 @@ void kl_open_kobject(lua_State *L)
 	luaL_setfuncs(L, functions, 0);
 	luaL_newmetatable(L, kl_type_names[KL_KOBJECT]);
 	kl_set_dispatch(L, KL_KOBJECT, kobject_index, kobject_newindex, methods);
+	kl_set_fields(L, kobject_fields);
 	lua_pushcfunction(L, kobject_tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);

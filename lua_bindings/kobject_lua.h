@@ -3,17 +3,37 @@
  * lesson scripts, the kobj REPL, and `require "kobject"` from a stock lua5.4.
  *
  * Lifetime rules (the module's contract):
- * - A Lua value for a kobject, kset, subsystem, ktype or module is a handle. A handle
- *   holds no reference: the refcount a script sees is exactly what its code did.
+ * - A Lua value for a kobject, kset, subsystem, ktype, module, kobj_attribute or
+ *   attribute_group is a handle. A handle holds no reference: the refcount a script sees
+ *   is exactly what its code did.
  * - Objects live by their refcount, never by Lua's garbage collector. Collecting a handle
  *   (or the table that embeds a kobject) never frees a live object.
  * - Once an object is released, every handle to it is stale. kobject_get/kobject_put (and
  *   the kset_ and subsys_ variants) through a stale handle record the kernel's refcount
- *   diagnostic and change nothing; any other use raises a Lua error naming the object,
- *   the operation and the script line where it was released.
- * - reset() (or kobj_lua_reset) replaces the world: every older handle raises.
- * - The memory of Lua-created objects belongs to the module: it is returned when the
- *   world is reset or the Lua state is closed, never while a C pointer could reach it.
+ *   diagnostic and change nothing; kobject_get_unless_zero gives nil; any other use
+ *   raises a Lua error naming the object, the operation and the script line where it was
+ *   released.
+ * - With debug_kobject_release(true) the last put of a today's object only queues its
+ *   release: until advance() runs it, the handle stays usable, its state reads "release
+ *   pending", and a get, put or add through it is reported as the core reports it. The
+ *   handle goes stale when the release runs.
+ * - reset() (or kobj_lua_reset) replaces the world: every older handle raises. Releases
+ *   still queued then run without their Lua release methods; kernel_kobj() is a new
+ *   /sys/kernel in the new world.
+ * - The memory of Lua-created objects (new_kobject, new_kset, decl_subsys, new_ktype,
+ *   new_kobj_attribute, new_attribute_group) belongs to the module: it is returned when
+ *   the world is reset or the Lua state is closed, never while a C pointer could reach it.
+ * - The memory of objects from kobject_create_and_add and kset_create_and_add belongs to
+ *   the core, as in the kernel: their release frees it, and their handles go stale then.
+ *   One never released is freed with the world (the leak report has named it). Pointers
+ *   that Lua's objects hold to such an object without a reference (kobj.kset = kset
+ *   before an add, kobj.parent = ...) are cleared when it is freed, so that nothing
+ *   follows them into freed memory; the references that add takes keep it alive.
+ * - A kref box (new_kref) is Lua memory that belongs to no world: it lives while Lua
+ *   holds it, and its refcount warnings go to the current world's diagnostics.
+ * - Lua callbacks (release, show, store, is_visible, hotplug and uevent ops, kref_put's
+ *   release) run protected on the main thread; an error is a diagnostic, never a longjmp
+ *   through the core. A uevent() callback's env is valid only while the callback runs.
  */
 #ifndef KOBJ_LUA_BINDINGS_H
 #define KOBJ_LUA_BINDINGS_H

@@ -46,14 +46,16 @@ static void embed(lua_State *L, struct kl_node *n, int opts, int handle, const c
 }
 
 static const char *const kset_fields[] = {
-	"name", "ktype", "subsys", "hotplug_ops", "parent", "container", "member", NULL,
+	"name", "ktype", "subsys", "hotplug_ops", "uevent_ops", "parent", "container", "member",
+	NULL,
 };
 
 /***
  * A new kset in zeroed memory, not yet initialised.
  * @function new_kset
  * @tparam[opt] table|string opts name, ktype (for its members), subsys, hotplug_ops
- *   {filter=, name=, hotplug=}, parent (a kobject), container and member (embedding)
+ *   {filter=, name=, hotplug=} (the article's), uevent_ops {filter=, name=, uevent=}
+ *   (today's, see kset_create_and_add), parent (a kobject), container and member
  * @treturn kset
  */
 static int l_new_kset(lua_State *L)
@@ -81,11 +83,12 @@ static int l_new_kset(lua_State *L)
 	struct kl_node *sub = kl_field_handle(L, 1, "subsys", KL_SUBSYS, op);
 	struct kl_node *parent = kl_field_handle(L, 1, "parent", KL_KOBJECT, op);
 	lua_getfield(L, 1, "hotplug_ops");               /* [opts name hp] */
+	lua_getfield(L, 1, "uevent_ops");                /* [opts name hp uev] */
 	if (lua_getfield(L, 1, "member") != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)
 		return luaL_error(L, "new_kset: field 'member' must be a string");
 	if (lua_getfield(L, 1, "container") != LUA_TNIL && !lua_istable(L, -1))
 		return luaL_error(L, "new_kset: field 'container' must be a table");
-	lua_settop(L, 3);
+	lua_settop(L, 4);
 
 	struct kl_node *n = kl_node_new(L, ctx, KL_KSET);
 	kl_map_add(L, ctx, n);
@@ -94,10 +97,11 @@ static int l_new_kset(lua_State *L)
 	kset->subsys = SUBSYS(sub);
 	kset->kobj.parent = parent ? KOBJ(parent) : NULL;
 	kl_set_hotplug(L, ctx, n, 3);
+	kl_set_uevent_ops(L, n, 4);
 	if (!lua_isnil(L, 2))
 		set_name(L, ctx, n, lua_tostring(L, 2), op);
-	kl_push_handle(L, ctx, n, KL_KSET);              /* [opts name hp h] */
-	embed(L, n, 1, 4, "kset");
+	kl_push_handle(L, ctx, n, KL_KSET);              /* [opts name hp uev h] */
+	embed(L, n, 1, 5, "kset");
 	return 1;
 }
 
@@ -224,7 +228,8 @@ static int l_kset_put(lua_State *L)
 	return 0;
 }
 
-/* kset_find_obj(kset, name): the member named @name, without taking a reference. */
+/* kset_find_obj(kset, name): the member named @name; without taking a reference for the
+ * article's ksets (2.6.0), with one (kobject_get_unless_zero) for today's, as the kernel. */
 static int l_kset_find_obj(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
@@ -348,10 +353,10 @@ static bool kset_field(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, cons
 		return true;
 	if (strcmp(key, "ktype") == 0)
 		kl_push_addr(L, ctx, kset->ktype, KL_KTYPE);
-	else if (strcmp(key, "hotplug_ops") == 0) {
+	else if (strcmp(key, "hotplug_ops") == 0 || strcmp(key, "uevent_ops") == 0) {
 		kl_push_data(L, n);
 		if (lua_istable(L, -1))
-			lua_getfield(L, -1, "hotplug_ops");
+			lua_getfield(L, -1, key);
 		else
 			lua_pushnil(L);
 	} else
@@ -391,10 +396,10 @@ static int index_of(lua_State *L, enum kl_type type)
 		kl_push_handle(L, ctx, n, KL_KSET);
 	else if (type == KL_KSET)
 		return luaL_error(L, "kset has no field '%s' (fields: name, refcount, state, path, "
-				  "id, kobj, ktype, subsys, hotplug_ops, list)", key);
+				  "id, kobj, ktype, subsys, hotplug_ops, uevent_ops, list)", key);
 	else
 		return luaL_error(L, "subsystem has no field '%s' (fields: name, refcount, state, "
-				  "path, id, kset, ktype, hotplug_ops)", key);
+				  "path, id, kset, ktype, hotplug_ops, uevent_ops)", key);
 	return 1;
 }
 
@@ -417,6 +422,8 @@ static int newindex_of(lua_State *L, enum kl_type type)
 		if (!lua_isnil(L, 3))
 			luaL_checktype(L, 3, LUA_TTABLE);
 		kl_set_hotplug(L, ctx, n, 3);
+	} else if (strcmp(key, "uevent_ops") == 0) {
+		kl_set_uevent_ops(L, n, 3);
 	} else if (strcmp(key, "name") == 0) {
 		kl_assign_name(L, ctx, n, 3);
 	} else if (type == KL_KSET && strcmp(key, "subsys") == 0) {
@@ -424,7 +431,7 @@ static int newindex_of(lua_State *L, enum kl_type type)
 		kset->subsys = SUBSYS(s);
 	} else {
 		return luaL_error(L, "%s field '%s' cannot be assigned (assignable: name, ktype, "
-				  "hotplug_ops%s)", kl_type_names[type], key,
+				  "hotplug_ops, uevent_ops%s)", kl_type_names[type], key,
 				  type == KL_KSET ? ", subsys" : "");
 	}
 	return 0;
@@ -492,16 +499,28 @@ static const luaL_Reg subsys_methods[] = {
 	{ NULL, NULL },
 };
 
+static const char *const kset_handle_fields[] = {
+	"name", "refcount", "state", "path", "id", "kobj", "ktype", "subsys", "hotplug_ops",
+	"uevent_ops", "list", NULL,
+};
+
+static const char *const subsys_handle_fields[] = {
+	"name", "refcount", "state", "path", "id", "kset", "ktype", "hotplug_ops", "uevent_ops",
+	NULL,
+};
+
 void kl_open_kset(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
 	luaL_newmetatable(L, kl_type_names[KL_KSET]);
 	kl_set_dispatch(L, KL_KSET, kset_index, kset_newindex, kset_methods);
+	kl_set_fields(L, kset_handle_fields);
 	lua_pushcfunction(L, kl_handle_tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);
 	luaL_newmetatable(L, kl_type_names[KL_SUBSYS]);
 	kl_set_dispatch(L, KL_SUBSYS, subsys_index, subsys_newindex, subsys_methods);
+	kl_set_fields(L, subsys_handle_fields);
 	lua_pushcfunction(L, kl_handle_tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);

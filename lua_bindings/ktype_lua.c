@@ -1,6 +1,7 @@
 /*
- * ktypes from Lua: a release method and sysfs_ops written in Lua, default attributes,
- * and the C trampolines the core calls for them.
+ * ktypes from Lua: a release method and sysfs_ops written in Lua (or today's
+ * kobj_sysfs_ops), default attributes and default groups, and the C trampolines the core
+ * calls for them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,22 +13,16 @@
 
 #define KTYPE(n) ((struct kobj_type *)kl_view((n), KL_KTYPE))
 
-/* The node of a ktype whose methods are these trampolines (only Lua ktypes have them). */
-static struct kl_node *tramp_node(struct kobj_type *kt)
+/*
+ * The node of the ktype whose method the core is calling for @kobj: the one the core
+ * chose, by the object's era (today's objects use their own ktype; the article's, their
+ * kset's if it has one). Only Lua ktypes have these trampolines, so it is a node.
+ */
+static struct kl_node *tramp_node(struct kobject *kobj)
 {
+	const struct kobj_record *r = kobj_record_of(kobj_world_current(), kobj);
+	struct kobj_type *kt = r && r->modern ? kobj->ktype : get_ktype(kobj);
 	return container_of(kt, struct kl_node, u.ktype.kt);
-}
-
-/* "kobject 'foo' (00000000c0ffee00)" for diagnostics; @buf holds 160 bytes. */
-static const char *describe(struct kl_ctx *ctx, struct kobject *kobj, unsigned *id,
-			    char buf[160])
-{
-	const struct kobj_record *r = kobj_record_of(ctx->world, kobj);
-	char p[17];
-	*id = r ? r->id : 0;
-	snprintf(buf, 160, "kobject '%.80s' (%s)", r ? r->name : kobject_name(kobj),
-		 kobj_fake_pointer(*id, p));
-	return buf;
 }
 
 /* ========================================================================= release */
@@ -54,7 +49,7 @@ static int release_body(lua_State *L)
 
 static void release_tramp(struct kobject *kobj)
 {
-	struct kl_node *kt = tramp_node(get_ktype(kobj));
+	struct kl_node *kt = tramp_node(kobj);
 	struct kl_ctx *ctx = kt->ctx;
 	struct release_call c = { ctx, kt, kl_map_get(&ctx->map, kobj) };
 	char what[200], who[160];
@@ -64,7 +59,7 @@ static void release_tramp(struct kobject *kobj)
 		c.obj = NULL;
 	if (c.obj)
 		c.obj->release_ran = true;
-	snprintf(what, sizeof(what), "%s: release()", describe(ctx, kobj, &id, who));
+	snprintf(what, sizeof(what), "%s: release()", kl_describe(ctx, kobj, &id, who));
 	kl_callback(ctx, release_body, &c, id, what,
 		    "The object counts as released all the same: its handles are stale and the "
 		    "references it held on its parent and kset are dropped, so the model stays "
@@ -121,13 +116,13 @@ static int show_body(lua_State *L)
 
 static ssize_t show_tramp(struct kobject *kobj, struct attribute *attr, char *page)
 {
-	struct kl_node *kt = tramp_node(get_ktype(kobj));
+	struct kl_node *kt = tramp_node(kobj);
 	struct attr_call c = { kt->ctx, kt, kobj, attr, page, NULL, 0, -EIO };
 	char what[400], who[160];
 	unsigned id;
 
 	snprintf(what, sizeof(what), "%s: show() of attribute '%.100s'",
-		 describe(kt->ctx, kobj, &id, who), attr && attr->name ? attr->name : "");
+		 kl_describe(kt->ctx, kobj, &id, who), attr && attr->name ? attr->name : "");
 	if (!kl_callback(kt->ctx, show_body, &c, id, what, "The read failed with -EIO."))
 		return -EIO;
 	return c.result;
@@ -157,13 +152,13 @@ static int store_body(lua_State *L)
 static ssize_t store_tramp(struct kobject *kobj, struct attribute *attr, const char *buf,
 			   size_t count)
 {
-	struct kl_node *kt = tramp_node(get_ktype(kobj));
+	struct kl_node *kt = tramp_node(kobj);
 	struct attr_call c = { kt->ctx, kt, kobj, attr, NULL, buf, count, -EIO };
 	char what[400], who[160];
 	unsigned id;
 
 	snprintf(what, sizeof(what), "%s: store() of attribute '%.100s'",
-		 describe(kt->ctx, kobj, &id, who), attr && attr->name ? attr->name : "");
+		 kl_describe(kt->ctx, kobj, &id, who), attr && attr->name ? attr->name : "");
 	if (!kl_callback(kt->ctx, store_body, &c, id, what, "The write failed with -EIO."))
 		return -EIO;
 	return c.result;
@@ -177,6 +172,13 @@ static void check_attr(lua_State *L, lua_Integer i, size_t *bytes)
 	const char *name;
 	size_t len;
 	int t = lua_rawgeti(L, -1, i);                  /* [attrs e] */
+	struct kl_handle *h = kl_tohandle(L, -1);
+
+	if (h && h->type == KL_ATTR) {
+		kl_check(L, lua_gettop(L), KL_ATTR, "new_ktype");
+		lua_pop(L, 1);
+		return; /* its own kobj_attribute is used: no copy, no name to store */
+	}
 	if (t == LUA_TTABLE) {
 		lua_getfield(L, -1, "name");
 		if (!lua_isstring(L, -1))
@@ -185,18 +187,18 @@ static void check_attr(lua_State *L, lua_Integer i, size_t *bytes)
 		name = lua_tolstring(L, -1, &len);
 		lua_getfield(L, -2, "mode");
 		if (!lua_isnil(L, -1)) {
-			int ok;
-			lua_Integer mode = lua_tointegerx(L, -1, &ok);
-			if (!ok || mode < 0 || mode > 0777)
+			lua_Integer mode;
+			if (!kl_to_mode(L, -1, &mode) || mode < 0 || mode > 0777)
 				luaL_error(L, "new_ktype: default_attrs[%d].mode must be an "
-					   "integer from 0 to 0777 (511)", (int)i);
+					   "integer from 0 to 0777 (511) or an octal string such "
+					   "as \"0644\"", (int)i);
 		}
 		lua_pop(L, 2);
 	} else if (t == LUA_TSTRING) {
 		name = lua_tolstring(L, -1, &len);
 	} else {
-		luaL_error(L, "new_ktype: default_attrs[%d] must be a name or {name=, mode=}, "
-			   "got %s", (int)i, kl_typename(L, -1));
+		luaL_error(L, "new_ktype: default_attrs[%d] must be a name, {name=, mode=} or a "
+			   "kobj_attribute, got %s", (int)i, kl_typename(L, -1));
 		return;
 	}
 	if (len == 0 || strchr(name, '/') || strlen(name) != len)
@@ -206,30 +208,40 @@ static void check_attr(lua_State *L, lua_Integer i, size_t *bytes)
 	lua_pop(L, 1);
 }
 
-/* Fills the attribute block from the array on top (already checked). */
+/*
+ * Fills the attribute block from the array on top (already checked): @n pointers and a
+ * NULL, then @n kl_attr_refs (so kobj_sysfs_ops may look at any of them), then the names.
+ * A kobj_attribute entry points at its own kobj_attribute instead.
+ */
 static struct attribute **fill_attrs(lua_State *L, void *block, lua_Integer n)
 {
 	struct attribute **ptrs = block;
-	struct attribute *attrs = (struct attribute *)(ptrs + n + 1);
-	char *names = (char *)(attrs + n);
+	struct kl_attr_ref *refs = (struct kl_attr_ref *)(ptrs + n + 1);
+	char *names = (char *)(refs + n);
 
 	for (lua_Integer i = 1; i <= n; i++) {
-		struct attribute *a = &attrs[i - 1];
 		size_t len;
-		a->mode = 0644;
-		if (lua_rawgeti(L, -1, i) == LUA_TTABLE) {
+		lua_Integer mode = 0644;
+		lua_rawgeti(L, -1, i);
+		struct kl_handle *h = kl_tohandle(L, -1);
+		if (h && h->type == KL_ATTR) {
+			ptrs[i - 1] = &h->node->u.attr.ka.attr;
+			lua_pop(L, 1);
+			continue;
+		}
+		if (lua_istable(L, -1)) {
 			lua_getfield(L, -1, "mode");
 			if (!lua_isnil(L, -1))
-				a->mode = (mode_t)lua_tointeger(L, -1);
+				kl_to_mode(L, -1, &mode);
 			lua_pop(L, 1);
 			lua_getfield(L, -1, "name");
 			lua_replace(L, -2);
 		}
 		const char *name = lua_tolstring(L, -1, &len);
 		memcpy(names, name, len + 1);
-		a->name = names;
+		kl_attr_ref_init(&refs[i - 1], names, (mode_t)mode, NULL, NULL);
+		ptrs[i - 1] = &refs[i - 1].ka.attr;
 		names += len + 1;
-		ptrs[i - 1] = a;
 		lua_pop(L, 1);
 	}
 	ptrs[n] = NULL;
@@ -237,7 +249,7 @@ static struct attribute **fill_attrs(lua_State *L, void *block, lua_Integer n)
 }
 
 static const char *const ktype_fields[] = { "name", "release", "sysfs_ops", "default_attrs",
-					     NULL };
+					     "default_groups", NULL };
 static const char *const ops_fields[] = { "show", "store", NULL };
 
 /* Checks that field @name of the table at @idx is nil or a function. */
@@ -250,13 +262,91 @@ static void check_function(lua_State *L, int idx, const char *name, const char *
 	lua_pop(L, 1);
 }
 
+/* Checks def.sysfs_ops at @idx: a table {show=, store=}, kobj_sysfs_ops, or nil. */
+static void check_ops(lua_State *L, int idx)
+{
+	if (lua_istable(L, idx)) {
+		kl_check_fields(L, idx, ops_fields, "new_ktype: sysfs_ops");
+		check_function(L, idx, "show", "sysfs_ops.");
+		check_function(L, idx, "store", "sysfs_ops.");
+	} else if (!lua_isnil(L, idx) && !kl_is_kobj_sysfs_ops(L, idx)) {
+		luaL_error(L, "new_ktype: sysfs_ops must be a table {show=, store=} or "
+			   "kobj_sysfs_ops, got %s", kl_typename(L, idx));
+	}
+}
+
+/* Checks def.default_groups at @idx (an array of attribute_group); Return: its length. */
+static lua_Integer check_groups(lua_State *L, int idx)
+{
+	if (lua_isnil(L, idx))
+		return 0;
+	if (!lua_istable(L, idx))
+		luaL_error(L, "new_ktype: default_groups must be an array of attribute_group, "
+			   "got %s", kl_typename(L, idx));
+	lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_rawgeti(L, idx, i);
+		struct kl_handle *h = kl_tohandle(L, -1);
+		if (!h || h->type != KL_GROUP)
+			luaL_error(L, "new_ktype: default_groups[%d] must be an attribute_group "
+				   "(new_attribute_group), got %s", (int)i, kl_typename(L, -1));
+		kl_check(L, lua_gettop(L), KL_GROUP, "new_ktype");
+		lua_pop(L, 1);
+	}
+	return n;
+}
+
+/* kt.default_groups from the checked array at @idx: NULL-terminated, in node @n. */
+static void fill_groups(lua_State *L, struct kl_node *n, int idx, lua_Integer count)
+{
+	const struct attribute_group **groups;
+
+	if (count == 0)
+		return;
+	groups = calloc((size_t)count + 1, sizeof(*groups));
+	if (!groups)
+		luaL_error(L, "not enough memory");
+	n->extra2 = groups; /* owned by the node from here on */
+	for (lua_Integer i = 1; i <= count; i++) {
+		lua_rawgeti(L, idx, i);
+		groups[i - 1] = &kl_tohandle(L, -1)->node->u.group;
+		lua_pop(L, 1);
+	}
+	KTYPE(n)->default_groups = groups;
+}
+
+/* The data table (on top) gets the sysfs_ops of def (table at @ops, or kobj_sysfs_ops). */
+static void set_ops(lua_State *L, struct kl_node *n, int ops)
+{
+	struct kobj_type *kt = KTYPE(n);
+
+	lua_pushvalue(L, ops);
+	lua_setfield(L, -2, "sysfs_ops");
+	if (kl_is_kobj_sysfs_ops(L, ops)) {
+		kt->sysfs_ops = &kobj_sysfs_ops;
+		return;
+	}
+	if (!lua_istable(L, ops))
+		return;
+	lua_getfield(L, ops, "show");
+	lua_setfield(L, -2, "show");
+	lua_getfield(L, ops, "store");
+	lua_setfield(L, -2, "store");
+	kt->sysfs_ops = &n->u.ktype.ops;
+	n->u.ktype.ops.show = lua_getfield(L, -1, "show") ? show_tramp : NULL;
+	n->u.ktype.ops.store = lua_getfield(L, -2, "store") ? store_tramp : NULL;
+	lua_pop(L, 2);
+}
+
 /***
  * A new ktype.
  * @function new_ktype
  * @tparam[opt] table def name = "my_ktype" (for trees and pictures);
  *   release = function(kobj) end; sysfs_ops = { show =
  *   function(kobj, attr) return "text\n" end, store = function(kobj, attr, value)
- *   return #value end }; default_attrs = { "foo", { name = "bar", mode = 0644 } }
+ *   return #value end } or kobj_sysfs_ops (each file's kobj_attribute answers);
+ *   default_attrs = { "foo", { name = "bar", mode = "0644" }, a_kobj_attribute } (the
+ *   article's); default_groups = { an_attribute_group, ... } (today's)
  * @treturn kobj_type
  */
 static int l_new_ktype(lua_State *L)
@@ -276,16 +366,9 @@ static int l_new_ktype(lua_State *L)
 	if (lua_getfield(L, 1, "name") != LUA_TNIL && lua_type(L, -1) != LUA_TSTRING)
 		return luaL_error(L, "new_ktype: name must be a string, got %s", kl_typename(L, -1));
 	lua_pop(L, 1);
-	int t = lua_getfield(L, 1, "sysfs_ops");            /* [def ops] */
-	if (t == LUA_TTABLE) {
-		kl_check_fields(L, 2, ops_fields, "new_ktype: sysfs_ops");
-		check_function(L, 2, "show", "sysfs_ops.");
-		check_function(L, 2, "store", "sysfs_ops.");
-	} else if (t != LUA_TNIL) {
-		return luaL_error(L, "new_ktype: sysfs_ops must be a table {show=, store=}, got %s",
-				  kl_typename(L, 2));
-	}
-	t = lua_getfield(L, 1, "default_attrs");            /* [def ops attrs] */
+	lua_getfield(L, 1, "sysfs_ops");                    /* [def ops] */
+	check_ops(L, 2);
+	int t = lua_getfield(L, 1, "default_attrs");        /* [def ops attrs] */
 	if (t == LUA_TTABLE) {
 		nattrs = (lua_Integer)lua_rawlen(L, 3);
 		for (lua_Integer i = 1; i <= nattrs; i++)
@@ -294,33 +377,29 @@ static int l_new_ktype(lua_State *L)
 		return luaL_error(L, "new_ktype: default_attrs must be an array, got %s",
 				  kl_typename(L, 3));
 	}
+	lua_getfield(L, 1, "default_groups");               /* [def ops attrs groups] */
+	lua_Integer ngroups = check_groups(L, 4);
 
 	struct kl_node *n = kl_node_new(L, ctx, KL_KTYPE);
 	struct kobj_type *kt = KTYPE(n);
 	if (nattrs > 0) {
 		n->extra = calloc(1, (size_t)(nattrs + 1) * sizeof(struct attribute *) +
-					     (size_t)nattrs * sizeof(struct attribute) + bytes);
+					     (size_t)nattrs * sizeof(struct kl_attr_ref) + bytes);
 		if (!n->extra)
 			return luaL_error(L, "not enough memory");
+		lua_pushvalue(L, 3);
 		kt->default_attrs = fill_attrs(L, n->extra, nattrs);
+		lua_pop(L, 1);
 	}
+	fill_groups(L, n, 4, ngroups);
 	kl_map_add(L, ctx, n);
 
-	kl_data_table(L, n);                                /* [def ops attrs data] */
+	kl_data_table(L, n);                                /* [def ops attrs groups data] */
 	lua_getfield(L, 1, "release");
 	lua_setfield(L, -2, "release");
-	if (lua_istable(L, 2)) {
-		lua_getfield(L, 2, "show");
-		lua_setfield(L, -2, "show");
-		lua_getfield(L, 2, "store");
-		lua_setfield(L, -2, "store");
-		lua_pushvalue(L, 2);
-		lua_setfield(L, -2, "sysfs_ops");
-		kt->sysfs_ops = &n->u.ktype.ops;
-		n->u.ktype.ops.show = lua_getfield(L, -1, "show") ? show_tramp : NULL;
-		n->u.ktype.ops.store = lua_getfield(L, -2, "store") ? store_tramp : NULL;
-		lua_pop(L, 2);
-	}
+	lua_pushvalue(L, 4);
+	lua_setfield(L, -2, "default_groups");
+	set_ops(L, n, 2);
 	if (lua_getfield(L, -1, "release") == LUA_TFUNCTION)
 		kt->release = release_tramp;
 	lua_pop(L, 2);
@@ -357,9 +436,17 @@ static int ktype_index(lua_State *L)
 			lua_pushstring(L, kt->default_attrs[i]->name);
 			lua_rawseti(L, -2, i + 1);
 		}
+	} else if (strcmp(key, "default_groups") == 0) {
+		lua_newtable(L);
+		for (int i = 0; kt->default_groups && kt->default_groups[i]; i++) {
+			struct attribute_group *g = (struct attribute_group *)kt->default_groups[i];
+			kl_push_handle(L, kl_getctx(L), container_of(g, struct kl_node, u.group),
+				       KL_GROUP);
+			lua_rawseti(L, -2, i + 1);
+		}
 	} else {
 		return luaL_error(L, "kobj_type has no field '%s' (fields: name, release, "
-				  "sysfs_ops, default_attrs)", key);
+				  "sysfs_ops, default_attrs, default_groups)", key);
 	}
 	return 1;
 }
@@ -390,17 +477,22 @@ static int ktype_tostring(lua_State *L)
 		return 1;
 	}
 	struct kobj_type *kt = KTYPE(h->node);
-	int nattrs = 0;
+	int nattrs = 0, ngroups = 0;
 	while (kt->default_attrs && kt->default_attrs[nattrs])
 		nattrs++;
+	while (kt->default_groups && kt->default_groups[ngroups])
+		ngroups++;
 	const struct sysfs_ops *ops = kt->sysfs_ops;
 	const char *name = kobj_ktype_name(ctx->world, kt);
-	lua_pushfstring(L, "kobj_type%s%s%s (release: %s, sysfs_ops: %s, %d default attribute%s)",
+	const char *groups = ngroups ? lua_pushfstring(L, ", %d default group%s", ngroups,
+						       ngroups == 1 ? "" : "s") : "";
+	lua_pushfstring(L, "kobj_type%s%s%s (release: %s, sysfs_ops: %s, %d default attribute%s%s)",
 			name ? " '" : "", name ? name : "", name ? "'" : "",
 			kt->release ? "yes" : "none",
-			!ops ? "none" : ops->show && ops->store ? "show/store"
+			!ops ? "none" : ops == &kobj_sysfs_ops ? "kobj_sysfs_ops"
+				: ops->show && ops->store ? "show/store"
 				: ops->show ? "show" : ops->store ? "store" : "empty",
-			nattrs, nattrs == 1 ? "" : "s");
+			nattrs, nattrs == 1 ? "" : "s", groups);
 	return 1;
 }
 
@@ -420,6 +512,7 @@ void kl_open_ktype(lua_State *L)
 	luaL_setfuncs(L, functions, 0);
 	luaL_newmetatable(L, kl_type_names[KL_KTYPE]);
 	kl_set_dispatch(L, KL_KTYPE, ktype_index, ktype_newindex, methods);
+	kl_set_fields(L, ktype_fields);
 	lua_pushcfunction(L, ktype_tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);

@@ -133,11 +133,14 @@ static const luaL_Reg methods[] = {
 	{ NULL, NULL },
 };
 
+static const char *const fields[] = { "name", "refcount", "state", "id", NULL };
+
 void kl_open_module(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
 	luaL_newmetatable(L, kl_type_names[KL_MODULE]);
 	kl_set_dispatch(L, KL_MODULE, module_index, module_newindex, methods);
+	kl_set_fields(L, fields);
 	lua_pushcfunction(L, kl_handle_tostring);
 	lua_setfield(L, -2, "__tostring");
 	lua_pop(L, 1);

@@ -15,15 +15,9 @@
 
 #define BOX_META "kobject.box"
 
-struct box {
-	void *mem;
-	size_t len;
-	FILE *f;
-};
-
 static int box_gc(lua_State *L)
 {
-	struct box *b = lua_touserdata(L, 1);
+	struct kl_box *b = lua_touserdata(L, 1);
 	if (b->f)
 		fclose(b->f);
 	free(b->mem);
@@ -32,17 +26,16 @@ static int box_gc(lua_State *L)
 	return 0;
 }
 
-/* [] -> [box] */
-static struct box *new_box(lua_State *L)
+struct kl_box *kl_new_box(lua_State *L)
 {
-	struct box *b = lua_newuserdatauv(L, sizeof(*b), 0);
+	struct kl_box *b = lua_newuserdatauv(L, sizeof(*b), 0);
 	memset(b, 0, sizeof(*b));
 	luaL_setmetatable(L, BOX_META);
 	return b;
 }
 
 /* [] -> [box]: a memstream to print into; raises if it cannot be opened. */
-static FILE *open_text(lua_State *L, struct box *b)
+static FILE *open_text(lua_State *L, struct kl_box *b)
 {
 	b->f = open_memstream((char **)&b->mem, &b->len);
 	if (!b->f)
@@ -51,7 +44,7 @@ static FILE *open_text(lua_State *L, struct box *b)
 }
 
 /* [box] -> [string]: what was printed. */
-static void push_text(lua_State *L, struct box *b)
+static void push_text(lua_State *L, struct kl_box *b)
 {
 	fclose(b->f);
 	b->f = NULL;
@@ -80,7 +73,7 @@ static int l_ls(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
 	const char *path = luaL_optstring(L, 1, "/sys");
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 	const struct sysfs_dirent **list = NULL;
 
 	long n = sysfs_list(ctx->world, path, &list);
@@ -139,7 +132,7 @@ static int l_tree(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
 	const char *path = luaL_optstring(L, 1, "/sys");
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 
 	int err = sysfs_print_tree(ctx->world, path, open_text(L, b));
 	if (err)
@@ -178,7 +171,7 @@ static int l_dot(lua_State *L)
 		luaL_argcheck(L, is_picture(file), 2, "a file name ending in .svg, .png, .pdf or .dot");
 	}
 	struct kobj_dot_options opts = { path, !file && lua_toboolean(L, 2), true };
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 
 	int err = kobj_dot(ctx->world, &opts, open_text(L, b));
 	if (err)
@@ -204,7 +197,7 @@ static int l_dot(lua_State *L)
 static int l_leak_report(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 	kobj_leak_report(ctx->world, open_text(L, b));
 	push_text(L, b);
 	return 1;
@@ -216,7 +209,7 @@ static int l_log_text(lua_State *L)
 	struct kl_ctx *ctx = kl_getctx(L);
 	lua_Integer n = luaL_optinteger(L, 1, 0);
 	luaL_argcheck(L, n >= 0, 1, "a count of events (0 or more)");
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 	kobj_log_print(ctx->world, (size_t)n, open_text(L, b));
 	push_text(L, b);
 	return 1;
@@ -226,7 +219,7 @@ static int l_log_text(lua_State *L)
 static int l_diag_text(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 	FILE *f = open_text(L, b);
 	for (size_t i = 0; i < kobj_diag_count(ctx->world); i++)
 		kobj_diag_print(kobj_diag_at(ctx->world, i), f);
@@ -238,7 +231,7 @@ static int l_diag_text(lua_State *L)
 static int l_hotplug_text(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	struct box *b = new_box(L);
+	struct kl_box *b = kl_new_box(L);
 	FILE *f = open_text(L, b);
 	for (size_t i = 0; i < kobj_hotplug_count(ctx->world); i++)
 		kobj_hotplug_print(kobj_hotplug_at(ctx->world, i), f);

@@ -24,7 +24,7 @@ local led_ktype = new_ktype{
       return #value
     end,
   },
-  default_attrs = { "brightness", { name = "max_brightness", mode = 0444 } },
+  default_attrs = { "brightness", { name = "max_brightness", mode = "0444" } },
 }
 local plain_ktype = new_ktype{ name = "plain", release = release }
 

@@ -34,7 +34,7 @@ local led_ktype = new_ktype{
   name = "led",
   release = led_release,
   sysfs_ops = led_sysfs_ops,
-  default_attrs = { "brightness", { name = "max_brightness", mode = 0444 } },
+  default_attrs = { "brightness", { name = "max_brightness", mode = "0444" } },
 }
 
 local class_subsys = decl_subsys("class", nil, nil)

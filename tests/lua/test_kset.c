@@ -107,7 +107,7 @@ static void test_kset_methods_and_fields(void **state)
 	kt_run(L, "ks.subsys = nil; ks.ktype = nil");
 	assert_true(kt_bool(L, "return ks.subsys == nil and ks.ktype == nil"));
 	assert_contains(kt_error(L, "ks.list = {}"), "kset field 'list' cannot be assigned "
-						     "(assignable: name, ktype, hotplug_ops, subsys)");
+						     "(assignable: name, ktype, hotplug_ops, uevent_ops, subsys)");
 	assert_contains(kt_error(L, "return ks.parent"), "kset has no field 'parent' (fields:");
 	assert_contains(kt_error(L, "bus.subsys = nil"), "subsystem field 'subsys' cannot be");
 	assert_contains(kt_error(L, "return bus.kobj"), "subsystem has no field 'kobj'");
@@ -120,7 +120,7 @@ static void test_new_kset_validates_its_options(void **state)
 	kt_run(L, prelude);
 	assert_contains(kt_error(L, "new_kset{ nmae = 'x' }"),
 			"new_kset: unknown field 'nmae' (fields: name, ktype, subsys, "
-			"hotplug_ops, parent, container, member)");
+			"hotplug_ops, uevent_ops, parent, container, member)");
 	assert_contains(kt_error(L, "new_kset{ ktype = bus }"),
 			"new_kset: field 'ktype' must be a kobj_type, got subsystem");
 	assert_contains(kt_error(L, "new_kset{ subsys = bus.kset }"),

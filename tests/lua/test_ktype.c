@@ -51,7 +51,7 @@ static void test_container_of_checks_the_member_and_other_embeddings(void **stat
 	assert_true(kt_bool(L, "return container_of(s.kset) == s and container_of(s.kset.kobj) == s.kset"));
 	assert_contains(kt_error(L, "to_kset(bare)"), "this kobject is not embedded in a kset");
 	assert_contains(kt_error(L, "container_of(42)"), "bad argument #1 to 'container_of' "
-							 "(kobject or kset expected, got number)");
+							 "(kobject, kset or kref expected, got number)");
 	assert_true(kt_bool(L, "return to_kset(nil) == nil"));
 }
 
@@ -225,7 +225,7 @@ static void test_new_ktype_validates_its_definition(void **state)
 			"new_ktype: release must be a function, got number");
 	assert_contains(kt_error(L, "new_ktype{ relase = print }"),
 			"new_ktype: unknown field 'relase' (fields: name, release, sysfs_ops, "
-			"default_attrs)");
+			"default_attrs, default_groups)");
 	assert_contains(kt_error(L, "new_ktype{ sysfs_ops = { shwo = print } }"),
 			"new_ktype: sysfs_ops: unknown field 'shwo' (fields: show, store)");
 	assert_contains(kt_error(L, "new_ktype{ sysfs_ops = { show = 'x' } }"),
@@ -233,7 +233,8 @@ static void test_new_ktype_validates_its_definition(void **state)
 	assert_contains(kt_error(L, "new_ktype{ default_attrs = { 'a/b' } }"),
 			"new_ktype: default_attrs[1]: 'a/b' is not a valid file name");
 	assert_contains(kt_error(L, "new_ktype{ default_attrs = { 'ok', 7 } }"),
-			"new_ktype: default_attrs[2] must be a name or {name=, mode=}, got number");
+			"new_ktype: default_attrs[2] must be a name, {name=, mode=} or a "
+			"kobj_attribute, got number");
 	assert_contains(kt_error(L, "new_ktype{ default_attrs = { { name = 'm', mode = 01000 } } }"),
 			"default_attrs[1].mode must be an integer from 0 to 0777");
 	assert_contains(kt_error(L, "new_ktype(5)"), "bad argument #1 to 'new_ktype' (table "

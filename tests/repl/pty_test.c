@@ -285,10 +285,10 @@ static void test_tab_completes_a_global(void **state)
 	struct session *s = *state;
 
 	start(s, "complete-global", false, NULL);
-	enter(s, "x = kobject_ge\t");
-	expect(s, "x = kobject_get");
+	enter(s, "x = kobject_unreg\t");
+	expect(s, "x = kobject_unregister");
 	type(s, "\n");
-	enter(s, "print(x == kobject_get)\n");
+	enter(s, "print(x == kobject_unregister)\n");
 	expect(s, "\r\ntrue\r\n");
 	enter(s, "pack\t\n"); /* the removed package library is never offered */
 	expect(s, "\r\nnil\r\n");
@@ -320,6 +320,10 @@ static void test_tab_completes_a_method_of_a_handle(void **state)
 	type(s, "(\"comet\")\n");
 	enter(s, "k.name\n");
 	expect(s, "\r\ncomet\r\n");
+	enter(s, "print(k.refc\t"); /* a field of a handle, from its metatable's __fields */
+	expect(s, "print(k.refcount");
+	type(s, ")\n");
+	expect(s, "\r\n0\r\n");
 	finish(s);
 }
 
