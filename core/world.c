@@ -262,24 +262,12 @@ static void addr_put(struct addr_map *m, uintptr_t key, unsigned val)
 		size_t cap = m->cap ? m->cap * 2 : 1024;
 		uintptr_t *keys = kobj_xcalloc(cap, sizeof(*keys));
 		unsigned *vals = kobj_xcalloc(cap, sizeof(*vals));
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->keys[i])
-				continue;
-			size_t j = kobj_hash_ptr(m->keys[i]) & (cap - 1);
-			while (keys[j])
-				j = (j + 1) & (cap - 1);
-			keys[j] = m->keys[i];
-			vals[j] = m->vals[i];
-		}
-		free(m->keys);
-		free(m->vals);
+		kobj_hash_move(keys, vals, cap, m->keys, m->vals, m->cap, sizeof(*vals));
 		m->keys = keys;
 		m->vals = vals;
 		m->cap = cap;
 	}
-	size_t j = kobj_hash_ptr(key) & (m->cap - 1);
-	while (m->keys[j] && m->keys[j] != key)
-		j = (j + 1) & (m->cap - 1);
+	size_t j = kobj_hash_slot(m->keys, m->cap, key);
 	if (!m->keys[j])
 		m->used++;
 	m->keys[j] = key;
@@ -290,13 +278,8 @@ static unsigned addr_get(const struct addr_map *m, uintptr_t key)
 {
 	if (!m->cap || !key)
 		return 0;
-	size_t j = kobj_hash_ptr(key) & (m->cap - 1);
-	while (m->keys[j]) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return 0;
+	size_t j = kobj_hash_slot(m->keys, m->cap, key);
+	return m->keys[j] ? m->vals[j] : 0;
 }
 
 struct kobj_record *kobj_rec(const struct kobj_world *w, unsigned id)

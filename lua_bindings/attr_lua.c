@@ -94,43 +94,24 @@ mode_t kl_check_mode(lua_State *L, int idx, const char *what, const char *op)
 
 /* ======================================================================= trampolines */
 
-struct attr_call {
-	struct kl_ctx *ctx;
-	struct kl_node *attr;   /* the kobj_attribute node */
-	struct kobject *kobj;
-	char *page;             /* show: the page to fill */
-	const char *buf;        /* store: what was written */
-	size_t count;
-	ssize_t result;
-};
-
 /* [] -> [fn kobj attr] for the attribute's function @name; Return: false (nothing pushed)
  * if it has none. */
-static bool push_method(lua_State *L, struct attr_call *c, const char *name)
+static bool push_method(lua_State *L, struct kl_file_call *c, const char *name)
 {
 	int top = lua_gettop(L);
-	kl_push_data(L, c->attr);
+	kl_push_data(L, c->node);
 	if (!lua_istable(L, -1) || lua_getfield(L, -1, name) != LUA_TFUNCTION) {
 		lua_settop(L, top);
 		return false;
 	}
 	kl_push_addr(L, c->ctx, c->kobj, KL_KOBJECT);
-	kl_push_handle(L, c->ctx, c->attr, KL_ATTR);
+	kl_push_handle(L, c->ctx, c->node, KL_ATTR);
 	return true;
-}
-
-/* "kobject 'foo' (%p): show() of kobj_attribute 'bar'" */
-static void describe(struct attr_call *c, const char *method, unsigned *id, char what[400])
-{
-	char who[160];
-	snprintf(what, 400, "%s: %s() of kobj_attribute '%.100s'",
-		 kl_describe(c->ctx, c->kobj, id, who), method,
-		 c->attr->u.attr.ka.attr.name);
 }
 
 static int show_body(lua_State *L)
 {
-	struct attr_call *c = lua_touserdata(L, 1);
+	struct kl_file_call *c = lua_touserdata(L, 1);
 	size_t len;
 	int isint;
 
@@ -157,35 +138,19 @@ static int show_body(lua_State *L)
 static ssize_t show_tramp(struct kobject *kobj, struct kobj_attribute *ka, char *buf)
 {
 	struct kl_node *an = container_of(ka, struct kl_attr_ref, ka)->attr;
-	struct attr_call c = { .ctx = an->ctx, .attr = an, .kobj = kobj, .page = buf,
-			       .result = -EIO };
-	char what[400];
-	unsigned id;
+	struct kl_file_call c = { .ctx = an->ctx, .node = an, .kobj = kobj, .page = buf,
+				  .result = -EIO };
 
-	describe(&c, "show", &id, what);
-	if (!kl_callback(c.ctx, show_body, &c, id, what, "The read failed with -EIO."))
-		return -EIO;
-	return c.result;
+	return kl_file_method(&c, "show", "kobj_attribute", an->u.attr.ka.attr.name, show_body);
 }
 
 static int store_body(lua_State *L)
 {
-	struct attr_call *c = lua_touserdata(L, 1);
+	struct kl_file_call *c = lua_touserdata(L, 1);
 
 	if (!push_method(L, c, "store"))
 		return 0; /* no store(): -EIO */
-	lua_pushlstring(L, c->buf, c->count);
-	lua_call(L, 3, 1);
-	if (lua_isnil(L, -1)) {
-		c->result = (ssize_t)c->count; /* all of it was taken */
-		return 0;
-	}
-	int ok;
-	lua_Integer n = lua_tointegerx(L, -1, &ok);
-	if (!ok)
-		return luaL_error(L, "store() must return a count or a negative errno (an "
-				  "integer), got %s", kl_typename(L, -1));
-	c->result = (ssize_t)n;
+	kl_call_store(L, c, "a count or a negative errno (an integer)");
 	return 0;
 }
 
@@ -193,15 +158,11 @@ static ssize_t store_tramp(struct kobject *kobj, struct kobj_attribute *ka, cons
 			   size_t count)
 {
 	struct kl_node *an = container_of(ka, struct kl_attr_ref, ka)->attr;
-	struct attr_call c = { .ctx = an->ctx, .attr = an, .kobj = kobj, .buf = buf,
-			       .count = count, .result = -EIO };
-	char what[400];
-	unsigned id;
+	struct kl_file_call c = { .ctx = an->ctx, .node = an, .kobj = kobj, .buf = buf,
+				  .count = count, .result = -EIO };
 
-	describe(&c, "store", &id, what);
-	if (!kl_callback(c.ctx, store_body, &c, id, what, "The write failed with -EIO."))
-		return -EIO;
-	return c.result;
+	return kl_file_method(&c, "store", "kobj_attribute", an->u.attr.ka.attr.name,
+			      store_body);
 }
 
 void kl_attr_ref_init(struct kl_attr_ref *ref, const char *name, mode_t mode,
@@ -294,9 +255,7 @@ static int l_new_kobj_attribute(lua_State *L)
 
 static int attr_index(lua_State *L)
 {
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "kobj_attribute has no field %s", luaL_tolstring(L, 2, NULL));
-	const char *key = lua_tostring(L, 2);
+	const char *key = kl_field_key(L, KL_ATTR);
 	struct kl_node *n = kl_check(L, 1, KL_ATTR, "kobj_attribute");
 
 	if (strcmp(key, "name") == 0) {
@@ -321,11 +280,7 @@ static int attr_newindex(lua_State *L)
 	if (strcmp(key, "show") != 0 && strcmp(key, "store") != 0)
 		return luaL_error(L, "kobj_attribute field %s cannot be assigned (assignable: "
 				  "show, store)", luaL_tolstring(L, 2, NULL));
-	if (!lua_isnil(L, 3))
-		luaL_checktype(L, 3, LUA_TFUNCTION);
-	kl_data_table(L, n);
-	lua_pushvalue(L, 3);
-	lua_setfield(L, -2, key);
+	kl_set_function(L, n, key, 3);
 	return 0;
 }
 
@@ -375,19 +330,10 @@ static const luaL_Reg functions[] = {
 	{ NULL, NULL },
 };
 
-static const luaL_Reg no_methods[] = {
-	{ NULL, NULL },
-};
-
 void kl_open_attr(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
-	luaL_newmetatable(L, kl_type_names[KL_ATTR]);
-	kl_set_dispatch(L, KL_ATTR, attr_index, attr_newindex, no_methods);
-	kl_set_fields(L, attr_fields);
-	lua_pushcfunction(L, attr_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	kl_new_type(L, KL_ATTR, attr_index, attr_newindex, NULL, attr_fields, attr_tostring);
 
 	/* kobj_sysfs_ops: a value that stands for the C struct of that name. */
 	lua_newuserdatauv(L, 1, 0);

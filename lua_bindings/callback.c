@@ -3,6 +3,7 @@
  * main thread, always protected, with a traceback; a failure becomes a diagnostic and
  * the core goes on in a consistent state. No Lua error ever unwinds through core code.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,36 @@ bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj
 		record(ctx, L, status, obj, what, consequence);
 	lua_settop(L, top);
 	return status == LUA_OK;
+}
+
+ssize_t kl_file_method(struct kl_file_call *c, const char *method, const char *kind,
+		       const char *name, lua_CFunction body)
+{
+	char what[400], who[160];
+	unsigned id;
+	bool show = strcmp(method, "show") == 0;
+
+	snprintf(what, sizeof(what), "%s: %s() of %s '%.100s'",
+		 kl_describe(c->ctx, c->kobj, &id, who), method, kind, name);
+	if (!kl_callback(c->ctx, body, c, id, what,
+			 show ? "The read failed with -EIO." : "The write failed with -EIO."))
+		return -EIO;
+	return c->result;
+}
+
+void kl_call_store(lua_State *L, struct kl_file_call *c, const char *what)
+{
+	lua_pushlstring(L, c->buf, c->count);
+	lua_call(L, 3, 1);
+	if (lua_isnil(L, -1)) {
+		c->result = (ssize_t)c->count; /* all of it was taken */
+		return;
+	}
+	int ok;
+	lua_Integer n = lua_tointegerx(L, -1, &ok);
+	if (!ok)
+		luaL_error(L, "store() must return %s, got %s", what, kl_typename(L, -1));
+	c->result = (ssize_t)n;
 }
 
 const char *kl_describe(struct kl_ctx *ctx, const struct kobject *kobj, unsigned *id,

@@ -153,9 +153,7 @@ static int l_new_attribute_group(lua_State *L)
 
 static int group_index(lua_State *L)
 {
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "attribute_group has no field %s", luaL_tolstring(L, 2, NULL));
-	const char *key = lua_tostring(L, 2);
+	const char *key = kl_field_key(L, KL_GROUP);
 	struct kl_node *g = kl_check(L, 1, KL_GROUP, "attribute_group");
 	struct attribute **attrs = g->u.group.attrs;
 
@@ -193,11 +191,7 @@ static int group_newindex(lua_State *L)
 	if (strcmp(key, "is_visible") != 0)
 		return luaL_error(L, "attribute_group field %s cannot be assigned (assignable: "
 				  "is_visible)", luaL_tolstring(L, 2, NULL));
-	if (!lua_isnil(L, 3))
-		luaL_checktype(L, 3, LUA_TFUNCTION);
-	kl_data_table(L, g);
-	lua_pushvalue(L, 3);
-	lua_setfield(L, -2, key);
+	kl_set_function(L, g, key, 3);
 	g->u.group.is_visible = lua_isnil(L, 3) ? NULL : visible_tramp;
 	return 0;
 }
@@ -227,17 +221,9 @@ static const luaL_Reg functions[] = {
 	{ NULL, NULL },
 };
 
-static const luaL_Reg no_methods[] = {
-	{ NULL, NULL },
-};
-
 void kl_open_group(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
-	luaL_newmetatable(L, kl_type_names[KL_GROUP]);
-	kl_set_dispatch(L, KL_GROUP, group_index, group_newindex, no_methods);
-	kl_set_fields(L, group_fields);
-	lua_pushcfunction(L, group_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	kl_new_type(L, KL_GROUP, group_index, group_newindex, NULL, group_fields,
+		    group_tostring);
 }

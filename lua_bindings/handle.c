@@ -33,10 +33,8 @@ struct kl_node *kl_map_get(const struct kl_map *m, const void *addr)
 	uintptr_t key = (uintptr_t)addr;
 	if (!m->cap || !key)
 		return NULL;
-	for (size_t j = kobj_hash_ptr(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
-		if (m->keys[j] == key)
-			return m->vals[j];
-	return NULL;
+	size_t j = kobj_hash_slot(m->keys, m->cap, key);
+	return m->keys[j] ? m->vals[j] : NULL;
 }
 
 /* Makes room for one more key; Return: false if memory ran out (the map is unchanged). */
@@ -52,17 +50,7 @@ static bool map_reserve(struct kl_map *m)
 		free(vals);
 		return false;
 	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
-			continue;
-		size_t j = kobj_hash_ptr(m->keys[i]) & (cap - 1);
-		while (keys[j])
-			j = (j + 1) & (cap - 1);
-		keys[j] = m->keys[i];
-		vals[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
+	kobj_hash_move(keys, vals, cap, m->keys, m->vals, m->cap, sizeof(*vals));
 	m->keys = keys;
 	m->vals = vals;
 	m->cap = cap;
@@ -73,10 +61,8 @@ static void map_put(lua_State *L, struct kl_map *m, const void *addr, struct kl_
 {
 	uintptr_t key = (uintptr_t)addr;
 	if (!map_reserve(m))
-		luaL_error(L, "not enough memory");
-	size_t j = kobj_hash_ptr(key) & (m->cap - 1);
-	while (m->keys[j] && m->keys[j] != key)
-		j = (j + 1) & (m->cap - 1);
+		luaL_error(L, "not enough memory");      /* before the map changes */
+	size_t j = kobj_hash_slot(m->keys, m->cap, key);
 	if (!m->keys[j])
 		m->used++;
 	m->keys[j] = key;
@@ -499,6 +485,13 @@ static int dispatch_index(lua_State *L)
 	return reader(L);
 }
 
+const char *kl_field_key(lua_State *L, enum kl_type type)
+{
+	if (lua_type(L, 2) != LUA_TSTRING)
+		luaL_error(L, "%s has no field %s", kl_type_names[type], luaL_tolstring(L, 2, NULL));
+	return lua_tostring(L, 2);
+}
+
 /* __eq: one object, one world. */
 static int handle_eq(lua_State *L)
 {
@@ -518,12 +511,13 @@ static int method_call(lua_State *L)
 	return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }
 
-void kl_set_dispatch(lua_State *L, enum kl_type type, lua_CFunction index,
-		     lua_CFunction newindex, const luaL_Reg *methods)
+/* Fills the metatable on top with __index/__newindex dispatch to the given functions. */
+static void set_dispatch(lua_State *L, enum kl_type type, lua_CFunction index,
+			 lua_CFunction newindex, const luaL_Reg *methods)
 {
 	/* [mt] */
 	lua_newtable(L);
-	for (const luaL_Reg *m = methods; m->name; m++) {
+	for (const luaL_Reg *m = methods; m && m->name; m++) {
 		lua_pushcfunction(L, m->func);
 		lua_pushinteger(L, type);
 		lua_pushcclosure(L, method_call, 2);
@@ -548,6 +542,18 @@ void kl_set_fields(lua_State *L, const char *const *fields)
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "__fields");
+}
+
+void kl_new_type(lua_State *L, enum kl_type type, lua_CFunction index,
+		 lua_CFunction newindex, const luaL_Reg *methods, const char *const *fields,
+		 lua_CFunction tostring)
+{
+	luaL_newmetatable(L, kl_type_names[type]);   /* [mt] */
+	set_dispatch(L, type, index, newindex, methods);
+	kl_set_fields(L, fields);
+	lua_pushcfunction(L, tostring);
+	lua_setfield(L, -2, "__tostring");
+	lua_pop(L, 1);                               /* [] */
 }
 
 /* ========================================================================== options */

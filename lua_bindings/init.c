@@ -62,6 +62,15 @@ void kl_data_table(lua_State *L, struct kl_node *n)
 	lua_remove(L, -2);                             /* [t] */
 }
 
+void kl_set_function(lua_State *L, struct kl_node *n, const char *key, int vidx)
+{
+	if (!lua_isnil(L, vidx))
+		luaL_checktype(L, vidx, LUA_TFUNCTION);
+	kl_data_table(L, n);                           /* [t] */
+	lua_pushvalue(L, vidx);
+	lua_setfield(L, -2, key);                      /* t[key] = fn */
+}
+
 /*
  * Frees every node (the memory of the world's objects) and their heap names. A core-owned
  * object is the core's: only one that our kobject_create_and_add or kset_create_and_add

@@ -225,6 +225,8 @@ struct kl_ctx *kl_findctx(lua_State *L);         /* NULL if not open */
 void kl_push_slot(lua_State *L, int slot);       /* [] -> [store[slot]] */
 void kl_push_data(lua_State *L, struct kl_node *n); /* [] -> [data table or nil] */
 void kl_data_table(lua_State *L, struct kl_node *n); /* [] -> [data table], made if absent */
+/* [] -> [data table]: data[@key] = the function at @vidx, or nil; raises for another value. */
+void kl_set_function(lua_State *L, struct kl_node *n, const char *key, int vidx);
 
 /* handle.c */
 void kl_map_free(struct kl_map *m);
@@ -263,11 +265,18 @@ struct kl_node *kl_check_getput(lua_State *L, int arg, enum kl_type type, const 
 struct module *kl_check_module(lua_State *L, int arg, const char *op, bool nil_ok);
 /* Pushes "'foo'", "an unnamed kobject" or "module 'm'", for messages. */
 const char *kl_push_label(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h);
-/* Fills a metatable (on top) with __index/__newindex dispatch to the given functions. */
-void kl_set_dispatch(lua_State *L, enum kl_type type, lua_CFunction index,
-		     lua_CFunction newindex, const luaL_Reg *methods);
+/* The key (at 2) of a field read or write of a @type handle; raises unless a string. */
+const char *kl_field_key(lua_State *L, enum kl_type type);
 /* Sets __fields of the metatable on top: the NULL-terminated @fields, for completion. */
 void kl_set_fields(lua_State *L, const char *const *fields);
+/*
+ * kl_new_type() - the metatable of @type's handles, [] -> []: __index gives @methods
+ * (NULL: none), then the fields @index reads; __newindex is @newindex; __eq compares
+ * handles; __fields lists @fields for completion; __tostring is @tostring.
+ */
+void kl_new_type(lua_State *L, enum kl_type type, lua_CFunction index,
+		 lua_CFunction newindex, const luaL_Reg *methods, const char *const *fields,
+		 lua_CFunction tostring);
 /* The type name of a value, __name first; may push a value. */
 const char *kl_typename(lua_State *L, int idx);
 /* The live handle of @type in field @field of the table at @tbl, or NULL for nil. */
@@ -303,6 +312,31 @@ const char *kl_intern(lua_State *L, struct kl_ctx *ctx, const char *s);
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence);
 int kl_msgh(lua_State *L);
+/* A Lua show() or store() in progress: a ktype's (ktype_lua.c) or a kobj_attribute's
+ * (attr_lua.c). The trampoline fills it; its body gets it as a light userdata. */
+struct kl_file_call {
+	struct kl_ctx *ctx;
+	struct kl_node *node;   /* the ktype or kobj_attribute node whose method runs */
+	struct kobject *kobj;
+	struct attribute *attr; /* a ktype's: the file (NULL for a kobj_attribute's) */
+	char *page;             /* show: the page to fill */
+	const char *buf;        /* store: what was written */
+	size_t count;
+	ssize_t result;
+};
+/*
+ * kl_file_method() - runs @body(@c) through kl_callback for @method ("show" or "store")
+ * of the file @kind '@name' of @c->kobj; a failure is recorded and fails the read or
+ * write. Return: @c->result, or -EIO if the body raised.
+ */
+ssize_t kl_file_method(struct kl_file_call *c, const char *method, const char *kind,
+		       const char *name, lua_CFunction body);
+/*
+ * kl_call_store() - [fn kobj x] -> [ret]: calls store(kobj, x, written bytes) and sets
+ * @c->result: nil took all @c->count bytes, else the integer it returned. Raises
+ * "store() must return @what, got ..." for another value.
+ */
+void kl_call_store(lua_State *L, struct kl_file_call *c, const char *what);
 /* "kobject 'foo' (00000000c0ffee00)" for a callback's diagnostics; *@id its record id. */
 const char *kl_describe(struct kl_ctx *ctx, const struct kobject *kobj, unsigned *id,
 			char buf[160]);
@@ -321,6 +355,28 @@ void kl_open_group(lua_State *L);
 void kl_open_sysfs_attr(lua_State *L);
 void kl_open_kref(lua_State *L);
 void kl_open_debug(lua_State *L);
+
+/* lifecycle_lua.c: the calls whose Lua function only checks argument 1 and calls the core */
+enum kl_call {
+	KL_KOBJECT_INIT, KL_KOBJECT_ADD, KL_KOBJECT_DEL, KL_KOBJECT_REGISTER,
+	KL_KOBJECT_UNREGISTER, KL_KOBJECT_GET, KL_KOBJECT_PUT, KL_KOBJECT_GET_UNLESS_ZERO,
+	KL_KSET_INIT, KL_KSET_ADD, KL_KSET_REGISTER, KL_KSET_UNREGISTER, KL_KSET_GET,
+	KL_KSET_PUT,
+	KL_SUBSYSTEM_INIT, KL_SUBSYSTEM_REGISTER, KL_SUBSYSTEM_UNREGISTER, KL_SUBSYS_GET,
+	KL_SUBSYS_PUT,          /* the last: lifecycle_lua.c's table checks its size by it */
+};
+/*
+ * kl_call() - init, add, del, register or unregister of the handle at 1 (nil passes NULL,
+ * which the core reports), noted at the script's line. Raises only in the checks.
+ * Return: 1 (the int pushed) for add and register, else 0.
+ */
+int kl_call(lua_State *L, enum kl_call call);
+/*
+ * kl_getput() - a get or put of the handle at 1. A stale handle is not an error: the
+ * core records the use after release (get_unless_zero quietly gives nil). A get pushes
+ * the handle if the core returned the object, else nil. Return: the number pushed.
+ */
+int kl_getput(lua_State *L, enum kl_call call);
 
 /* modern_lua.c: today's halves of the two calls whose name the eras share */
 int kl_kobject_init_ktype(lua_State *L);   /* kobject_init(kobj, ktype) */
@@ -364,10 +420,21 @@ struct kl_box *kl_new_box(lua_State *L);          /* [] -> [box] */
 void kl_set_hotplug(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, int idx);
 
 /* kobject_lua.c: shared property code for kobject-like handles */
+/*
+ * The node of the @type handle at 1 for a read of @key; raises as kl_check does, except
+ * that a released handle still answers "state" and "id": then NULL, with the value pushed.
+ */
+struct kl_node *kl_read_node(lua_State *L, struct kl_ctx *ctx, enum kl_type type,
+			     const char *key);
 /* Pushes the value of a common field of @n's kobject (name, refcount, state, path, id);
  * Return: false if @key is not one. */
 bool kl_common_field(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const char *key);
-/* Sets the name through kobject_set_name; raises if it fails. */
+/* kobject_set_name(obj, fmt, ...) for the @type handle at 1 (or nil): pushes 0 or -errno. */
+int kl_set_name(lua_State *L, enum kl_type type);
+/* Names @n through kobject_set_name; raises "@op: kobject_set_name failed (err)" on failure. */
+void kl_name_node(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const char *name,
+		  const char *op);
+/* Sets the name (the string at @vidx) through kobject_set_name; raises if it fails. */
 void kl_assign_name(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, int vidx);
 /* __tostring of every handle type ("kobject 'foo' refcount=2 in sysfs /sys/foo"). */
 int kl_handle_tostring(lua_State *L);

@@ -57,31 +57,46 @@ bool kl_common_field(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const 
 	return true;
 }
 
-void kl_assign_name(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, int vidx)
+void kl_name_node(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const char *name,
+		  const char *op)
 {
-	const char *name = luaL_checkstring(L, vidx);
 	kl_enter(L, ctx);
 	int err = (kobject_set_name)(KOBJ(n), "%s", name);
 	kl_leave(ctx);
 	if (err)
-		luaL_error(L, "setting name: kobject_set_name failed (%d)", err);
+		luaL_error(L, "%s: kobject_set_name failed (%d)", op, err);
+}
+
+void kl_assign_name(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, int vidx)
+{
+	kl_name_node(L, ctx, n, luaL_checkstring(L, vidx), "setting name");
+}
+
+int kl_set_name(lua_State *L, enum kl_type type)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	struct kl_node *n = kl_check_opt(L, 1, type, "kobject_set_name");
+	kl_format(L, 2, "kobject_set_name");
+	const char *name = lua_tostring(L, -1);
+	kl_enter(L, ctx);
+	int err = (kobject_set_name)(KOBJ(n), "%s", name);
+	kl_leave(ctx);
+	lua_pushinteger(L, err);
+	return 1;
 }
 
 /* Reads of a released or reset handle: only state and id answer; the rest raise. */
-static struct kl_node *field_node(lua_State *L, struct kl_ctx *ctx, enum kl_type type,
-				  const char *key, bool *answered)
+struct kl_node *kl_read_node(lua_State *L, struct kl_ctx *ctx, enum kl_type type,
+			     const char *key)
 {
 	struct kl_handle *h = kl_tohandle(L, 1);
-	*answered = false;
 	if (h && h->gen == ctx->gen && h->node && h->node->released) {
 		if (strcmp(key, "state") == 0) {
 			lua_pushliteral(L, "released");
-			*answered = true;
 			return NULL;
 		}
 		if (strcmp(key, "id") == 0) {
 			lua_pushinteger(L, h->node->id);
-			*answered = true;
 			return NULL;
 		}
 	}
@@ -137,12 +152,7 @@ static int l_kobject_init(lua_State *L)
 {
 	if (lua_gettop(L) >= 2)
 		return kl_kobject_init_ktype(L);
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_init");
-	kl_enter(L, ctx);
-	(kobject_init)(KOBJ(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_KOBJECT_INIT);
 }
 
 /***
@@ -151,15 +161,7 @@ static int l_kobject_init(lua_State *L)
  */
 static int l_kobject_set_name(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_set_name");
-	kl_format(L, 2, "kobject_set_name");
-	const char *name = lua_tostring(L, -1);
-	kl_enter(L, ctx);
-	int err = (kobject_set_name)(KOBJ(n), "%s", name);
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_set_name(L, KL_KOBJECT);
 }
 
 static int l_kobject_name(lua_State *L)
@@ -172,37 +174,12 @@ static int l_kobject_name(lua_State *L)
 /* kobject_get(kobj): kobj with its count raised, or nil (count already zero, stale). */
 static int l_kobject_get(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_KOBJECT, "kobject_get", &stale);
-	struct kobject *got = NULL;
-
-	kl_enter(L, ctx);
-	if (stale)
-		kobj_use_after_release(ctx->world, stale, "kobject_get");
-	else
-		got = (kobject_get)(KOBJ(n));
-	kl_leave(ctx);
-	if (got)
-		lua_pushvalue(L, 1);
-	else
-		lua_pushnil(L);
-	return 1;
+	return kl_getput(L, KL_KOBJECT_GET);
 }
 
 static int l_kobject_put(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_KOBJECT, "kobject_put", &stale);
-
-	kl_enter(L, ctx);
-	if (stale)
-		kobj_use_after_release(ctx->world, stale, "kobject_put");
-	else
-		(kobject_put)(KOBJ(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_getput(L, KL_KOBJECT_PUT);
 }
 
 /***
@@ -215,44 +192,22 @@ static int l_kobject_add(lua_State *L)
 {
 	if (lua_gettop(L) >= 2)
 		return kl_kobject_add_named(L);
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_add");
-	kl_enter(L, ctx);
-	int err = (kobject_add)(KOBJ(n));
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_call(L, KL_KOBJECT_ADD);
 }
 
 static int l_kobject_del(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_del");
-	kl_enter(L, ctx);
-	(kobject_del)(KOBJ(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_KOBJECT_DEL);
 }
 
 static int l_kobject_register(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_register");
-	kl_enter(L, ctx);
-	int err = (kobject_register)(KOBJ(n));
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_call(L, KL_KOBJECT_REGISTER);
 }
 
 static int l_kobject_unregister(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KOBJECT, "kobject_unregister");
-	kl_enter(L, ctx);
-	(kobject_unregister)(KOBJ(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_KOBJECT_UNREGISTER);
 }
 
 static int l_kobject_refcount(lua_State *L)
@@ -341,13 +296,10 @@ bool kl_makes_cycle(const struct kobject *self, const struct kobject *parent)
 static int kobject_index(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-	bool answered;
+	const char *key = kl_field_key(L, KL_KOBJECT);
+	struct kl_node *n = kl_read_node(L, ctx, KL_KOBJECT, key);
 
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "kobject has no field %s", luaL_tolstring(L, 2, NULL));
-	struct kl_node *n = field_node(L, ctx, KL_KOBJECT, key, &answered);
-	if (answered)
+	if (!n)
 		return 1;
 	struct kobject *kobj = KOBJ(n);
 	if (kl_common_field(L, ctx, n, key))
@@ -380,10 +332,7 @@ static void check_movable(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, c
 static int kobject_newindex(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "kobject has no field %s", luaL_tolstring(L, 2, NULL));
+	const char *key = kl_field_key(L, KL_KOBJECT);
 	const char *op = lua_pushfstring(L, "setting %s", key);
 	struct kl_node *n = kl_check(L, 1, KL_KOBJECT, op);
 	struct kobject *kobj = KOBJ(n);
@@ -503,12 +452,8 @@ static const luaL_Reg methods[] = {
 void kl_open_kobject(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
-	luaL_newmetatable(L, kl_type_names[KL_KOBJECT]);
-	kl_set_dispatch(L, KL_KOBJECT, kobject_index, kobject_newindex, methods);
-	kl_set_fields(L, kobject_fields);
-	lua_pushcfunction(L, kobject_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	kl_new_type(L, KL_KOBJECT, kobject_index, kobject_newindex, methods, kobject_fields,
+		    kobject_tostring);
 }
 
 int kl_handle_tostring(lua_State *L)

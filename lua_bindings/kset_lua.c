@@ -13,17 +13,6 @@
 
 /* ==================================================================== constructors */
 
-/* Sets the name of a node not yet initialised; raises if kobject_set_name fails. */
-static void set_name(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, const char *name,
-		     const char *op)
-{
-	kl_enter(L, ctx);
-	int err = (kobject_set_name)(KOBJ(n), "%s", name);
-	kl_leave(ctx);
-	if (err)
-		luaL_error(L, "%s: kobject_set_name failed (%d)", op, err);
-}
-
 /* [..., container, member] of an options table at @opts into the node's data. */
 static void embed(lua_State *L, struct kl_node *n, int opts, int handle, const char *dflt)
 {
@@ -99,7 +88,7 @@ static int l_new_kset(lua_State *L)
 	kl_set_hotplug(L, ctx, n, 3);
 	kl_set_uevent_ops(L, n, 4);
 	if (!lua_isnil(L, 2))
-		set_name(L, ctx, n, lua_tostring(L, 2), op);
+		kl_name_node(L, ctx, n, lua_tostring(L, 2), op);
 	kl_push_handle(L, ctx, n, KL_KSET);              /* [opts name hp uev h] */
 	embed(L, n, 1, 5, "kset");
 	return 1;
@@ -144,7 +133,7 @@ static int l_decl_subsys(lua_State *L)
 	if (strlen(name) < KOBJ_NAME_LEN)
 		strcpy(s->kset.kobj.name, name); /* .kobj = { .name = #_name } */
 	else
-		set_name(L, ctx, n, name, "decl_subsys");
+		kl_name_node(L, ctx, n, name, "decl_subsys");
 	kl_push_handle(L, ctx, n, KL_SUBSYS);
 	return 1;
 }
@@ -153,79 +142,32 @@ static int l_decl_subsys(lua_State *L)
 
 static int l_kset_init(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KSET, "kset_init");
-	kl_enter(L, ctx);
-	(kset_init)(KSET(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_KSET_INIT);
 }
 
 static int l_kset_add(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KSET, "kset_add");
-	kl_enter(L, ctx);
-	int err = (kset_add)(KSET(n));
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_call(L, KL_KSET_ADD);
 }
 
 static int l_kset_register(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KSET, "kset_register");
-	kl_enter(L, ctx);
-	int err = (kset_register)(KSET(n));
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_call(L, KL_KSET_REGISTER);
 }
 
 static int l_kset_unregister(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_KSET, "kset_unregister");
-	kl_enter(L, ctx);
-	(kset_unregister)(KSET(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_KSET_UNREGISTER);
 }
 
 static int l_kset_get(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_KSET, "kset_get", &stale);
-	struct kset *got = NULL;
-
-	kl_enter(L, ctx);
-	if (stale)
-		kobj_use_after_release(ctx->world, stale, "kset_get");
-	else
-		got = (kset_get)(KSET(n));
-	kl_leave(ctx);
-	if (got)
-		lua_pushvalue(L, 1);
-	else
-		lua_pushnil(L);
-	return 1;
+	return kl_getput(L, KL_KSET_GET);
 }
 
 static int l_kset_put(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_KSET, "kset_put", &stale);
-
-	kl_enter(L, ctx);
-	if (stale)
-		kobj_use_after_release(ctx->world, stale, "kset_put");
-	else
-		(kset_put)(KSET(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_getput(L, KL_KSET_PUT);
 }
 
 /* kset_find_obj(kset, name): the member named @name; without taking a reference for the
@@ -246,84 +188,34 @@ static int l_kset_find_obj(lua_State *L)
 
 static int l_subsystem_init(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_SUBSYS, "subsystem_init");
-	kl_enter(L, ctx);
-	(subsystem_init)(SUBSYS(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_SUBSYSTEM_INIT);
 }
 
 static int l_subsystem_register(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_SUBSYS, "subsystem_register");
-	kl_enter(L, ctx);
-	int err = (subsystem_register)(SUBSYS(n));
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_call(L, KL_SUBSYSTEM_REGISTER);
 }
 
 static int l_subsystem_unregister(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	struct kl_node *n = kl_check_opt(L, 1, KL_SUBSYS, "subsystem_unregister");
-	kl_enter(L, ctx);
-	(subsystem_unregister)(SUBSYS(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_call(L, KL_SUBSYSTEM_UNREGISTER);
 }
 
 static int l_subsys_get(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_SUBSYS, "subsys_get", &stale);
-	struct subsystem *got = NULL;
-
-	kl_enter(L, ctx);
-	if (stale)
-		kobj_use_after_release(ctx->world, stale, "subsys_get");
-	else
-		got = (subsys_get)(SUBSYS(n));
-	kl_leave(ctx);
-	if (got)
-		lua_pushvalue(L, 1);
-	else
-		lua_pushnil(L);
-	return 1;
+	return kl_getput(L, KL_SUBSYS_GET);
 }
 
 static int l_subsys_put(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_SUBSYS, "subsys_put", &stale);
-
-	kl_enter(L, ctx);
-	if (stale)
-		kobj_use_after_release(ctx->world, stale, "subsys_put");
-	else
-		(subsys_put)(SUBSYS(n));
-	kl_leave(ctx);
-	return 0;
+	return kl_getput(L, KL_SUBSYS_PUT);
 }
 
 /* kset.name = "x" / subsys.name = "x" */
 static int l_set_name(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
 	struct kl_handle *h = kl_tohandle(L, 1);
-	enum kl_type t = h && h->type == KL_SUBSYS ? KL_SUBSYS : KL_KSET;
-	struct kl_node *n = kl_check(L, 1, t, "kobject_set_name");
-	kl_format(L, 2, "kobject_set_name");
-	const char *name = lua_tostring(L, -1);
-	kl_enter(L, ctx);
-	int err = (kobject_set_name)(KOBJ(n), "%s", name);
-	kl_leave(ctx);
-	lua_pushinteger(L, err);
-	return 1;
+	return kl_set_name(L, h && h->type == KL_SUBSYS ? KL_SUBSYS : KL_KSET);
 }
 
 /* ========================================================================== fields */
@@ -367,24 +259,10 @@ static bool kset_field(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, cons
 static int index_of(lua_State *L, enum kl_type type)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+	const char *key = kl_field_key(L, type);
+	struct kl_node *n = kl_read_node(L, ctx, type, key);
 
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "%s has no field %s", kl_type_names[type],
-				  luaL_tolstring(L, 2, NULL));
-	struct kl_handle *h = kl_tohandle(L, 1);
-	if (h && h->gen == ctx->gen && h->node->released) {
-		if (strcmp(key, "state") == 0) {
-			lua_pushliteral(L, "released");
-			return 1;
-		}
-		if (strcmp(key, "id") == 0) {
-			lua_pushinteger(L, h->node->id);
-			return 1;
-		}
-	}
-	struct kl_node *n = kl_check(L, 1, type, lua_pushfstring(L, "reading %s", key));
-	if (kset_field(L, ctx, n, key))
+	if (!n || kset_field(L, ctx, n, key))
 		return 1;
 	if (type == KL_KSET && strcmp(key, "kobj") == 0)
 		kl_push_handle(L, ctx, n, KL_KOBJECT);
@@ -406,11 +284,7 @@ static int index_of(lua_State *L, enum kl_type type)
 static int newindex_of(lua_State *L, enum kl_type type)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "%s has no field %s", kl_type_names[type],
-				  luaL_tolstring(L, 2, NULL));
+	const char *key = kl_field_key(L, type);
 	const char *op = lua_pushfstring(L, "setting %s", key);
 	struct kl_node *n = kl_check(L, 1, type, op);
 	struct kset *kset = KSET(n);
@@ -512,16 +386,8 @@ static const char *const subsys_handle_fields[] = {
 void kl_open_kset(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
-	luaL_newmetatable(L, kl_type_names[KL_KSET]);
-	kl_set_dispatch(L, KL_KSET, kset_index, kset_newindex, kset_methods);
-	kl_set_fields(L, kset_handle_fields);
-	lua_pushcfunction(L, kl_handle_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
-	luaL_newmetatable(L, kl_type_names[KL_SUBSYS]);
-	kl_set_dispatch(L, KL_SUBSYS, subsys_index, subsys_newindex, subsys_methods);
-	kl_set_fields(L, subsys_handle_fields);
-	lua_pushcfunction(L, kl_handle_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	kl_new_type(L, KL_KSET, kset_index, kset_newindex, kset_methods, kset_handle_fields,
+		    kl_handle_tostring);
+	kl_new_type(L, KL_SUBSYS, subsys_index, subsys_newindex, subsys_methods,
+		    subsys_handle_fields, kl_handle_tostring);
 }

@@ -69,21 +69,10 @@ static void release_tramp(struct kobject *kobj)
 
 /* ====================================================================== show/store */
 
-struct attr_call {
-	struct kl_ctx *ctx;
-	struct kl_node *kt;
-	struct kobject *kobj;
-	struct attribute *attr;
-	char *page;             /* show: the page to fill */
-	const char *buf;        /* store: what was written */
-	size_t count;
-	ssize_t result;
-};
-
 /* [] -> [fn kobj attr_name] for method @name; Return: false if there is no such method. */
-static bool push_method(lua_State *L, struct attr_call *c, const char *name)
+static bool push_method(lua_State *L, struct kl_file_call *c, const char *name)
 {
-	kl_push_data(L, c->kt);
+	kl_push_data(L, c->node);
 	if (!lua_istable(L, -1) || lua_getfield(L, -1, name) != LUA_TFUNCTION)
 		return false;
 	kl_push_addr(L, c->ctx, c->kobj, KL_KOBJECT);
@@ -93,7 +82,7 @@ static bool push_method(lua_State *L, struct attr_call *c, const char *name)
 
 static int show_body(lua_State *L)
 {
-	struct attr_call *c = lua_touserdata(L, 1);
+	struct kl_file_call *c = lua_touserdata(L, 1);
 	size_t len;
 
 	if (!push_method(L, c, "show"))
@@ -117,35 +106,19 @@ static int show_body(lua_State *L)
 static ssize_t show_tramp(struct kobject *kobj, struct attribute *attr, char *page)
 {
 	struct kl_node *kt = tramp_node(kobj);
-	struct attr_call c = { kt->ctx, kt, kobj, attr, page, NULL, 0, -EIO };
-	char what[400], who[160];
-	unsigned id;
+	struct kl_file_call c = { kt->ctx, kt, kobj, attr, page, NULL, 0, -EIO };
 
-	snprintf(what, sizeof(what), "%s: show() of attribute '%.100s'",
-		 kl_describe(kt->ctx, kobj, &id, who), attr && attr->name ? attr->name : "");
-	if (!kl_callback(kt->ctx, show_body, &c, id, what, "The read failed with -EIO."))
-		return -EIO;
-	return c.result;
+	return kl_file_method(&c, "show", "attribute", attr && attr->name ? attr->name : "",
+			      show_body);
 }
 
 static int store_body(lua_State *L)
 {
-	struct attr_call *c = lua_touserdata(L, 1);
+	struct kl_file_call *c = lua_touserdata(L, 1);
 
 	if (!push_method(L, c, "store"))
 		return luaL_error(L, "the ktype has no store method");
-	lua_pushlstring(L, c->buf, c->count);
-	lua_call(L, 3, 1);
-	if (lua_isnil(L, -1)) {
-		c->result = (ssize_t)c->count; /* all of it was taken */
-		return 0;
-	}
-	int ok;
-	lua_Integer n = lua_tointegerx(L, -1, &ok);
-	if (!ok)
-		return luaL_error(L, "store() must return a count (an integer), got %s",
-				  kl_typename(L, -1));
-	c->result = (ssize_t)n;
+	kl_call_store(L, c, "a count (an integer)");
 	return 0;
 }
 
@@ -153,15 +126,10 @@ static ssize_t store_tramp(struct kobject *kobj, struct attribute *attr, const c
 			   size_t count)
 {
 	struct kl_node *kt = tramp_node(kobj);
-	struct attr_call c = { kt->ctx, kt, kobj, attr, NULL, buf, count, -EIO };
-	char what[400], who[160];
-	unsigned id;
+	struct kl_file_call c = { kt->ctx, kt, kobj, attr, NULL, buf, count, -EIO };
 
-	snprintf(what, sizeof(what), "%s: store() of attribute '%.100s'",
-		 kl_describe(kt->ctx, kobj, &id, who), attr && attr->name ? attr->name : "");
-	if (!kl_callback(kt->ctx, store_body, &c, id, what, "The write failed with -EIO."))
-		return -EIO;
-	return c.result;
+	return kl_file_method(&c, "store", "attribute", attr && attr->name ? attr->name : "",
+			      store_body);
 }
 
 /* ==================================================================== constructor */
@@ -414,9 +382,7 @@ static int l_new_ktype(lua_State *L)
 
 static int ktype_index(lua_State *L)
 {
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "kobj_type has no field %s", luaL_tolstring(L, 2, NULL));
+	const char *key = kl_field_key(L, KL_KTYPE);
 	struct kl_node *n = kl_check(L, 1, KL_KTYPE, "kobj_type");
 	struct kobj_type *kt = KTYPE(n);
 
@@ -459,11 +425,7 @@ static int ktype_newindex(lua_State *L)
 	if (lua_type(L, 2) != LUA_TSTRING || strcmp(key, "release") != 0)
 		return luaL_error(L, "kobj_type field %s cannot be assigned (assignable: release)",
 				  luaL_tolstring(L, 2, NULL));
-	if (!lua_isnil(L, 3))
-		luaL_checktype(L, 3, LUA_TFUNCTION);
-	kl_data_table(L, n);
-	lua_pushvalue(L, 3);
-	lua_setfield(L, -2, "release");
+	kl_set_function(L, n, "release", 3);
 	KTYPE(n)->release = lua_isnil(L, 3) ? NULL : release_tramp;
 	return 0;
 }
@@ -503,17 +465,9 @@ static const luaL_Reg functions[] = {
 	{ NULL, NULL },
 };
 
-static const luaL_Reg methods[] = {
-	{ NULL, NULL },
-};
-
 void kl_open_ktype(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
-	luaL_newmetatable(L, kl_type_names[KL_KTYPE]);
-	kl_set_dispatch(L, KL_KTYPE, ktype_index, ktype_newindex, methods);
-	kl_set_fields(L, ktype_fields);
-	lua_pushcfunction(L, ktype_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	kl_new_type(L, KL_KTYPE, ktype_index, ktype_newindex, NULL, ktype_fields,
+		    ktype_tostring);
 }

@@ -222,22 +222,7 @@ static int l_kset_create_and_add(lua_State *L)
  */
 static int l_kobject_get_unless_zero(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_getctx(L);
-	unsigned stale;
-	struct kl_node *n = kl_check_getput(L, 1, KL_KOBJECT, "kobject_get_unless_zero",
-					    &stale);
-	struct kobject *got = NULL;
-
-	if (n) {
-		kl_enter(L, ctx);
-		got = (kobject_get_unless_zero)(KOBJ(n));
-		kl_leave(ctx);
-	}
-	if (got)
-		lua_pushvalue(L, 1);
-	else
-		lua_pushnil(L);
-	return 1;
+	return kl_getput(L, KL_KOBJECT_GET_UNLESS_ZERO);
 }
 
 /***

@@ -92,9 +92,7 @@ static const char *state_name(enum module_state s)
 
 static int module_index(lua_State *L)
 {
-	const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-	if (lua_type(L, 2) != LUA_TSTRING)
-		return luaL_error(L, "module has no field %s", luaL_tolstring(L, 2, NULL));
+	const char *key = kl_field_key(L, KL_MODULE);
 	struct module *mod = kl_check_module(L, 1, lua_pushfstring(L, "reading %s", key), false);
 
 	if (strcmp(key, "name") == 0)
@@ -138,10 +136,6 @@ static const char *const fields[] = { "name", "refcount", "state", "id", NULL };
 void kl_open_module(lua_State *L)
 {
 	luaL_setfuncs(L, functions, 0);
-	luaL_newmetatable(L, kl_type_names[KL_MODULE]);
-	kl_set_dispatch(L, KL_MODULE, module_index, module_newindex, methods);
-	kl_set_fields(L, fields);
-	lua_pushcfunction(L, kl_handle_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	kl_new_type(L, KL_MODULE, module_index, module_newindex, methods, fields,
+		    kl_handle_tostring);
 }
