@@ -13,9 +13,10 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/dot.h"
-#include "core/sysfs.h"
-#include "core/world.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
+#include "core/sysfs/sysfs.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/lesson.h"
@@ -61,14 +62,18 @@ static enum command_result cmd_help(lua_State *L, const char *arg)
 	return COMMAND_DONE;
 }
 
+/* A terminal's colours for the parts of a tree line. */
+static const struct kobj_tree_style ansi = {
+	.object = "\033[32m", .kset = "\033[1m", .file = "\033[2m", .mark = "\033[1;31m",
+	.faded = "\033[2m", .end = "\033[0m",
+};
+
 static enum command_result cmd_tree(lua_State *L, const char *arg)
 {
 	const char *path = *arg ? arg : "/sys";
+	struct kobj_tree_options o = { .style = kobj_color_stdout ? &ansi : NULL, .held = true };
 
-	int (*print)(const struct kobj_world *, const char *, FILE *) =
-		kobj_color_stdout ? sysfs_print_tree_color : sysfs_print_tree;
-
-	if (print(kobj_lua_world(L), path, stdout) < 0)
+	if (kobj_print_tree(kobj_lua_world(L), path, &o, stdout) < 0)
 		return command_error("tree", "no such directory in sysfs:", path);
 	return COMMAND_DONE;
 }

@@ -25,7 +25,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/world.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 

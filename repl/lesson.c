@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/world.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/lesson.h"
