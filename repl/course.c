@@ -40,7 +40,7 @@ static bool find_root(char *root, size_t size)
 		exe[n] = '\0';
 		if (try_root(root, size, exe, ".runfiles/kobject_sandbox/lessons"))
 			return true;
-		if (try_root(root, size, dirname(exe), "/../share/kobj/course"))
+		if (try_root(root, size, dirname(dirname(exe)), "/share/kobj/course"))
 			return true;
 	}
 	env = getenv("RUNFILES_DIR");
