@@ -28,13 +28,13 @@ bool kobj_color_stderr;
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [options]                   the REPL (or run standard input if it is\n"
-		"                                        not a terminal)\n"
-		"       %s [options] run FILE [ARGS...]  run a Lua script ('-': standard input)\n"
-		"       %s [options] -e CODE            run a snippet\n"
+		"usage: %s [options]                      the REPL (or run standard input if it is\n"
+		"                                           not a terminal)\n"
+		"       %s [options] run FILE [ARGS...]   run a Lua script ('-': standard input)\n"
+		"       %s [options] -e CODE              run a snippet\n"
 		"       %s lesson COMMAND [N]             the course: list, next, show N, run N,\n"
-		"                                        edit N, check N, watch [N], hint N,\n"
-		"                                        reset N, verify DIR ('%s lesson help')\n"
+		"                                           edit N, check N, watch [N], hint N,\n"
+		"                                           reset N, verify DIR ('%s lesson help')\n"
 		"\n"
 		"Options:\n"
 		"  -e CODE                 run CODE (repeatable), in order, before any script\n"
