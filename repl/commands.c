@@ -34,8 +34,10 @@ static enum command_result command_error(const char *name, const char *msg, cons
 {
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), ":%s: %s%s%s%s", name, msg, arg ? " '" : "",
-		 arg ? arg : "", arg ? "'" : "");
+	/* a long argument is cut: the message stays readable */
+	if (snprintf(buf, sizeof(buf), ":%s: %s%s%s%s", name, msg, arg ? " '" : "",
+		     arg ? arg : "", arg ? "'" : "") >= (int)sizeof(buf))
+		memcpy(buf + sizeof(buf) - 5, "...'", 5);
 	kobj_message(NULL, buf);
 	return COMMAND_DONE;
 }

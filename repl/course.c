@@ -23,8 +23,7 @@ static bool is_dir(const char *path)
 /* @root = @base followed by @rest; Return: whether that is a directory. */
 static bool try_root(char *root, size_t size, const char *base, const char *rest)
 {
-	snprintf(root, size, "%s%s", base, rest);
-	return is_dir(root);
+	return (size_t)snprintf(root, size, "%s%s", base, rest) < size && is_dir(root);
 }
 
 static bool find_root(char *root, size_t size)
@@ -83,8 +82,14 @@ static bool add_lesson(struct lesson *l, const char *root, const char *name)
 
 	if (end == name || *end != '-' || n <= 0 || n > 999 || strlen(name) >= sizeof(l->slug))
 		return false;
-	if ((size_t)snprintf(l->dir, sizeof(l->dir), "%s/%s", root, name) >= sizeof(l->dir) ||
-	    !is_dir(l->dir))
+	size_t rlen = strlen(root), len = strlen(name);
+
+	if (rlen + len + 2 > sizeof(l->dir))
+		return false;
+	memcpy(l->dir, root, rlen); /* memcpy: @root lives in the same course as @l */
+	l->dir[rlen] = '/';
+	memcpy(l->dir + rlen + 1, name, len + 1);
+	if (!is_dir(l->dir))
 		return false;
 	l->number = (int)n;
 	snprintf(l->slug, sizeof(l->slug), "%s", name);

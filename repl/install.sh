@@ -62,7 +62,8 @@ echo "  $bin, the course in $course,"
 echo "  its man page (man kobj) and bash completion (in new shells)."
 case ":$PATH:" in
 *":$prefix/bin:"*) echo "Start with: kobj lesson next" ;;
-*) echo "$prefix/bin is not on your PATH: log in again, or add to ~/.bashrc"
+*) echo "$prefix/bin is not on your PATH yet. Add it to ~/.bashrc:"
    echo "  export PATH=\"$prefix/bin:\$PATH\""
+   [ "$prefix" = "$HOME/.local" ] && echo "(or log in again: Debian's ~/.profile adds it when it exists)"
    echo "then start with: kobj lesson next" ;;
 esac

@@ -196,7 +196,7 @@ struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *fi
 /* Whether @dir is a lesson's folder: named NN-something, beside a lib/lesson.lua. */
 static bool lesson_folder(const char *dir, char *lib, size_t size)
 {
-	char copy[4096];
+	char copy[LESSON_PATH_MAX + 16];
 	const char *name;
 	char *end;
 
