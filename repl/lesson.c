@@ -54,7 +54,7 @@ static int cmd_list(const struct course *c, const struct student *s)
 
 int lesson_show(const struct lesson *l, const struct student *s)
 {
-	char path[LESSON_PATH_MAX], shown[LESSON_PATH_MAX];
+	char path[LESSON_PATH_MAX], shown[LESSON_PATH_MAX], line[LESSON_PATH_MAX + 64];
 	char *text;
 
 	snprintf(path, sizeof(path), "%s/lesson.md", l->dir);
@@ -65,9 +65,11 @@ int lesson_show(const struct lesson *l, const struct student *s)
 	}
 	say(text);
 	free(text);
-	if (student_copy(s, l, path, sizeof(path)))
-		printf("\nYour copy of the exercise: %s\n",
-		       student_shown(path, shown, sizeof(shown)));
+	if (student_copy(s, l, path, sizeof(path))) {
+		snprintf(line, sizeof(line), "\nYour copy of the exercise: %s\n",
+			 student_shown(path, shown, sizeof(shown)));
+		say(line);
+	}
 	return KOBJ_EXIT_OK;
 }
 

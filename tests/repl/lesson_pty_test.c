@@ -40,8 +40,10 @@ struct student {
 	char home_env[1300];
 };
 
-/* Runs `kobj lesson @a @b` for @st with @editor as $EDITOR (NULL: none). */
-static void lesson(struct student *st, const char *editor, const char *a, const char *b)
+/* Runs `kobj lesson @a @b` for @st with @editor as $EDITOR (NULL: none), on a terminal
+ * @cols wide (0: the default). */
+static void lesson_on(struct student *st, unsigned short cols, const char *editor,
+		      const char *a, const char *b)
 {
 	char editor_env[1300] = "EDITOR", lessons_env[PATH_MAX + 16];
 	const char *argv[] = { kobj_path, "lesson", a, b, NULL };
@@ -51,7 +53,12 @@ static void lesson(struct student *st, const char *editor, const char *a, const 
 	if (editor)
 		snprintf(editor_env, sizeof(editor_env), "EDITOR=%s", editor);
 	snprintf(lessons_env, sizeof(lessons_env), "KOBJ_LESSONS=%s", lessons);
-	session_start(&st->s, argv, env);
+	session_start(&st->s, argv, env, cols);
+}
+
+static void lesson(struct student *st, const char *editor, const char *a, const char *b)
+{
+	lesson_on(st, 0, editor, a, b);
 }
 
 /* Waits for the end of the command; asserts its exit status. */
@@ -234,6 +241,51 @@ static void test_watch_checks_each_save_and_moves_on(void **state)
 	exits_with(st, 0);
 }
 
+/* @text with every run of white space made one space, in @out; Return: @out. */
+static char *words(const char *text, size_t n, char *out, size_t size)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n && len + 1 < size; i++) {
+		bool space = text[i] == ' ' || text[i] == '\n' || text[i] == '\r';
+
+		if (!space)
+			out[len++] = text[i];
+		else if (len > 0 && out[len - 1] != ' ')
+			out[len++] = ' ';
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static void test_the_text_fits_a_narrow_terminal(void **state)
+{
+	static char want[16384], got[16384], text[16384];
+	struct student *st = *state;
+	char path[PATH_MAX + 64];
+	size_t n, line = 0;
+	FILE *f;
+
+	lesson_on(st, 60, NULL, "show", "1");
+	session_expect(&st->s, "Your copy of the exercise:");
+	exits_with(st, 0);
+	for (size_t i = 0; i < st->s.len; i++) {
+		line = st->s.out[i] == '\n' ? 0 : line + (st->s.out[i] != '\r');
+		if (line > 59) {
+			session_dump(&st->s);
+			fail_msg("a line passes the terminal's 60 columns");
+		}
+	}
+	snprintf(path, sizeof(path), "%s/01-refcounts/lesson.md", lessons);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	words(text, n, want, sizeof(want));
+	words(st->s.out, st->s.len, got, sizeof(got));
+	assert_int_equal(strncmp(got, want, strlen(want)), 0); /* every word, in order */
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +296,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_check_hint_and_the_fix_in_an_editor, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_watch_checks_each_save_and_moves_on, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_the_text_fits_a_narrow_terminal, setup,
 						teardown),
 	};
 	const char *tmp = getenv("TEST_TMPDIR");

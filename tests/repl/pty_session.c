@@ -162,9 +162,10 @@ void session_settle(struct session *s, int ms)
 		;
 }
 
-void session_start(struct session *s, const char *const *argv, const char *const *env)
+void session_start(struct session *s, const char *const *argv, const char *const *env,
+		   unsigned short cols)
 {
-	struct winsize ws = { .ws_row = 40, .ws_col = 120 };
+	struct winsize ws = { .ws_row = 40, .ws_col = cols ? cols : 120 };
 
 	memset(s, 0, sizeof(*s));
 	s->pid = forkpty(&s->fd, NULL, NULL, &ws);

@@ -20,9 +20,11 @@ struct session {
 	size_t mark; /* expect() searches from here */
 };
 
-/* session_start() - run @argv on a new terminal (120x40) with @env ("NAME=value", or
- * "NAME" to unset; NULL-terminated) added to TERM=dumb, INPUTRC=/dev/null. */
-void session_start(struct session *s, const char *const *argv, const char *const *env);
+/* session_start() - run @argv on a new terminal @cols wide (0: 120) and 40 high with
+ * @env ("NAME=value", or "NAME" to unset; NULL-terminated) added to TERM=dumb,
+ * INPUTRC=/dev/null. */
+void session_start(struct session *s, const char *const *argv, const char *const *env,
+		   unsigned short cols);
 /* Waits for @needle after the mark and moves the mark past it; fails the test otherwise. */
 void session_expect(struct session *s, const char *needle);
 /* Fails the test if @needle was printed between @from and the mark. */

@@ -36,10 +36,11 @@ static void enter(struct session *s, const char *keys)
 }
 
 /*
- * Starts kobj with @args (NULL-terminated, may be NULL) in state directory @state.
- * @color: leave NO_COLOR unset (else NO_COLOR=1).
+ * Starts kobj with @args (NULL-terminated, may be NULL) in state directory @state, on a
+ * terminal @cols wide (0: the default). @color: leave NO_COLOR unset (else NO_COLOR=1).
  */
-static void start(struct session *s, const char *state, bool color, const char *const *args)
+static void start_on(struct session *s, const char *state, bool color, const char *const *args,
+		     unsigned short cols)
 {
 	char home[1200], dir[1200], home_env[1300], state_env[1300];
 	const char *argv[16] = { kobj_path };
@@ -53,8 +54,13 @@ static void start(struct session *s, const char *state, bool color, const char *
 	snprintf(state_env, sizeof(state_env), "XDG_STATE_HOME=%s", dir);
 	for (i = 0; args && args[i] && i < 14; i++)
 		argv[i + 1] = args[i];
-	session_start(s, argv, env);
+	session_start(s, argv, env, cols);
 	session_expect(s, "kobj:1> ");
+}
+
+static void start(struct session *s, const char *state, bool color, const char *const *args)
+{
+	start_on(s, state, color, args, 0);
 }
 
 /* Ctrl-D, then a clean exit. */
@@ -364,6 +370,27 @@ static void test_diagnostics_show_as_they_happen(void **state)
 	finish(s);
 }
 
+/* A diagnostic's explanation breaks at spaces, within the terminal's width. */
+static void test_diagnostics_wrap_at_the_terminal_width(void **state)
+{
+	struct session *s = *state;
+	size_t from, line = 0;
+
+	start_on(s, "narrow", false, NULL, 60);
+	from = s->mark;
+	enter(s, "k = new_kobject() kobject_init(k) kobject_put(k)\n");
+	session_expect(s, "\r\nDocumentation/core-api/kobject.rst.");
+	session_expect(s, "kobj:2> ");
+	for (size_t i = from; i < s->mark; i++) {
+		line = s->out[i] == '\n' ? 0 : line + (s->out[i] != '\r');
+		if (line > 59) {
+			session_dump(s);
+			fail_msg("a line passes the terminal's 60 columns");
+		}
+	}
+	finish(s);
+}
+
 static void test_bad_input_gets_an_error_not_a_crash(void **state)
 {
 	static const char *const args[] = { "--max-memory", "32", NULL };
@@ -435,6 +462,8 @@ int main(int argc, char **argv)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_quit_command_exits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diagnostics_show_as_they_happen, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_diagnostics_wrap_at_the_terminal_width, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input_gets_an_error_not_a_crash, setup,
 						teardown),
