@@ -202,33 +202,34 @@ static bool confirm(const char *question)
 
 static int cmd_reset(const struct lesson *l, const struct student *s, bool force)
 {
-	char copy[LESSON_PATH_MAX], backup[LESSON_PATH_MAX + 100], shown[LESSON_PATH_MAX + 100], question[LESSON_PATH_MAX + 200];
+	char copy[LESSON_PATH_MAX], backup[LESSON_PATH_MAX + 100];
+	char shown[LESSON_PATH_MAX + 100], msg[LESSON_PATH_MAX + 200];
 
 	snprintf(copy, sizeof(copy), "%s/%s.lua", s->dir, l->slug);
 	student_shown(copy, shown, sizeof(shown));
 	if (student_copy_changed(s, l) && !force) {
 		if (!isatty(STDIN_FILENO)) {
-			snprintf(question, sizeof(question), "%s has your changes; 'kobj lesson "
+			snprintf(msg, sizeof(msg), "%s has your changes; 'kobj lesson "
 				 "reset %d --force' replaces it (keeping a backup)", shown,
 				 l->number);
-			kobj_message(KOBJ_PROGNAME, question);
+			kobj_message(KOBJ_PROGNAME, msg);
 			return KOBJ_EXIT_USAGE;
 		}
-		snprintf(question, sizeof(question), "Replace your work in %s with the "
+		snprintf(msg, sizeof(msg), "Replace your work in %s with the "
 			 "original exercise? (your copy is kept as a .bak file)", shown);
-		if (!confirm(question)) {
+		if (!confirm(msg)) {
 			printf("Nothing changed.\n");
 			return KOBJ_EXIT_OK;
 		}
 	}
 	if (student_reset(s, l, backup, sizeof(backup)) != 0) {
-		snprintf(question, sizeof(question), "cannot reset %s: %s", shown, strerror(errno));
-		kobj_message(KOBJ_PROGNAME, question);
+		snprintf(msg, sizeof(msg), "cannot reset %s: %s", shown, strerror(errno));
+		kobj_message(KOBJ_PROGNAME, msg);
 		return KOBJ_EXIT_USAGE;
 	}
 	if (backup[0])
 		printf("Your old copy is in %s\n",
-		       student_shown(backup, question, sizeof(question)));
+		       student_shown(backup, msg, sizeof(msg)));
 	printf("%s is the original exercise again.\n", shown);
 	return KOBJ_EXIT_OK;
 }
