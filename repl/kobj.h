@@ -2,8 +2,9 @@
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
  * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
- * environment), print.c (showing values), run.c (`kobj run`, -e, standard input),
- * interactive.c (the readline loop), complete.c (tab completion), commands.c (:help ...).
+ * environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
+ * (`kobj run`, -e, standard input), interactive.c (the readline loop), complete.c (tab
+ * completion), commands.c (:help ...); the course is in lesson.h.
  */
 #ifndef KOBJ_REPL_KOBJ_H
 #define KOBJ_REPL_KOBJ_H
@@ -135,6 +136,19 @@ int sandbox_loadfile(lua_State *L, const char *path);
  * to stdout (colour when kobj_color_stdout). Runs user __tostring: call it protected. */
 int print_values(lua_State *L);
 
+/* -------------------------------------------------------------------------- wrap.c */
+
+/* The width to wrap text to on @fd: its terminal's, or 0 when it is not a terminal. */
+int wrap_width(int fd);
+/* wrap_fputs() - @text with each line longer than @width broken at spaces, continued
+ * with the line's indentation; @width 0 writes it unchanged. */
+void wrap_fputs(const char *text, int width, FILE *out);
+/* wrap_text() - Markdown @text (a lesson, a hint) on @out, its paragraphs filled again
+ * when the terminal is narrower than the text; unchanged when @out is no terminal. */
+void wrap_text(const char *text, FILE *out);
+/* A lua_CFunction: print(), its lines wrapped to the terminal of stdout. */
+int wrap_print(lua_State *L);
+
 /* --------------------------------------------------------------------------- run.c */
 
 /* Runs the -e snippets and the script, then the report. Return: an exit status. */
@@ -147,6 +161,8 @@ size_t run_report(lua_State *L, FILE *out);
 
 /* The REPL until Ctrl-D or :quit. Return: an exit status. */
 int repl_run(lua_State *L);
+/* The last error at the prompt with its traceback (:trace), or NULL if none yet. */
+const char *repl_last_error(void);
 
 /* ---------------------------------------------------------------------- complete.c */
 
