@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/kref.h"
 #include "core/list.h"
 #include "core/rwsem.h"
 #include "core/slab.h"
@@ -81,6 +82,9 @@ struct kobject {
 	struct kobj_type *ktype;
 	struct sysfs_dirent *dentry; /* the object's sysfs directory, set by kobject_add */
 	unsigned int uevent_suppress:1; /* today's: set it to drop this object's uevents */
+	/* Where kernel code reads the count, kref_read(&kobj->kref): <linux/kref.h> answers
+	 * from the world, which keeps the count; the core never uses this field. */
+	struct kref kref;
 };
 
 /**
@@ -299,7 +303,6 @@ int module_refcount(const struct module *mod);
 
 /* ------------------------------------------------------------------------ today's API */
 
-#include "core/kref.h"
 #include "core/sysfs_attr.h"
 #include "core/modern.h"
 #include "core/debug.h"
