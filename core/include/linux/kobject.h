@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "core/kobject.h"
+#include "linux/kref.h"
 #include "linux/printk.h"
 
 #endif
