@@ -33,6 +33,8 @@ static void print_usage(FILE *out)
 		"       %s [options] -e CODE            run a snippet\n"
 		"       %s lesson list|show N|run N|check N|hint N|next|reset N|verify DIR\n"
 		"                                        the course (see '%s lesson help')\n"
+		"       %s real FILE.c                  kernel C in Linux 6.1 (QEMU) and in the\n"
+		"                                        sandbox, side by side (and 'lesson real N')\n"
 		"\n"
 		"Options:\n"
 		"  -e CODE                 run CODE (repeatable), in order, before any script\n"
@@ -60,7 +62,7 @@ static void print_usage(FILE *out)
 		"Environment: NO_COLOR turns colour off; the REPL's history is kept in\n"
 		"$XDG_STATE_HOME/kobj/history (default ~/.local/state/kobj/history).\n",
 		KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME,
-		KOBJ_DEFAULT_MAX_MEMORY_MIB);
+		KOBJ_PROGNAME, KOBJ_DEFAULT_MAX_MEMORY_MIB);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -279,6 +281,9 @@ int main(int argc, char **argv)
 	/* `bazel run //repl -- run lesson.lua` names files from where the user stands */
 	if (getenv("BUILD_WORKING_DIRECTORY") && chdir(getenv("BUILD_WORKING_DIRECTORY")) != 0)
 		perror("kobj: BUILD_WORKING_DIRECTORY");
+	if (argc >= 2 && (strcmp(argv[1], "real") == 0 ||
+			  (argc >= 3 && strcmp(argv[1], "lesson") == 0 && strcmp(argv[2], "real") == 0)))
+		return real_main(argc - 1, argv + 1); /* QEMU and the sandbox: no Lua state */
 	result = parse_args(argc, argv, &o);
 	if (result != PARSE_CONTINUE) {
 		free(o.snippets);

@@ -193,6 +193,8 @@ local function side_by_side(name)
     print(fit(r[1], w) .. mark .. (r[2] or ""))
   end
   if #rows == 0 then print(fit("(nothing)", w) .. "   (nothing)") end
+  print("(= in both, < the kernel only, > the sandbox only; the kernel prints each " ..
+        "refcount_t warning once per boot, the sandbox every time)")
   local raw = slurp(dir .. "/" .. name .. ".sandbox.raw")
   for _, part in ipairs{ { "explain", "What the sandbox says about it" },
                          { "leaks", "Left behind (the kernel does not say)" } } do

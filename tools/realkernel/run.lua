@@ -20,6 +20,7 @@ package.path = here .. "?.lua;" .. package.path
 local fields = require("fields")
 
 local QEMU_SECONDS = 150
+local QEMU = os.getenv("REALKERNEL_QEMU") or "qemu-system-x86_64"
 
 local function die(status, fmt, ...)
   io.stderr:write("realkernel: ", string.format(fmt, ...), "\n")
@@ -59,7 +60,7 @@ local function find_tools()
     busybox = first_match("/bin/busybox"),
   }
   local missing = {}
-  if not have("qemu-system-x86_64") then missing[#missing + 1] = "qemu-system-x86" end
+  if not have(QEMU) then missing[#missing + 1] = "qemu-system-x86" end
   if not t.kernel then missing[#missing + 1] = "linux-image-amd64" end
   if not t.headers then missing[#missing + 1] = "linux-headers-amd64" end
   if not t.busybox then missing[#missing + 1] = "busybox-static" end
@@ -210,9 +211,9 @@ end
 local function boot(tools)
   local log = work .. "/console.log"
   local cmd = string.format(
-    "timeout %d qemu-system-x86_64 -m 512 -smp 1 -kernel %s -initrd %s " ..
+    "timeout %d %s -m 512 -smp 1 -kernel %s -initrd %s " ..
     "-append 'console=ttyS0 loglevel=1 panic=-1 no_hash_pointers' -nographic -no-reboot " ..
-    "</dev/null >%s 2>&1", QEMU_SECONDS, quote(tools.kernel), quote(work .. "/initrd.gz"),
+    "</dev/null >%s 2>&1", QEMU_SECONDS, QEMU, quote(tools.kernel), quote(work .. "/initrd.gz"),
     quote(log))
   local ok, _, code = os.execute(cmd)
   local f = io.open(log)
