@@ -58,14 +58,14 @@ static void print_file(struct kobj_world *w, const char *path, const struct sysf
 	putchar('\n');
 }
 
-static void dump(struct kobj_world *w, const char *path, int values)
+/* @d at @path, and all below it. @d comes from its directory's listing: a lookup by
+ * path would go through a link to its target. */
+static void dump(struct kobj_world *w, const char *path, const struct sysfs_dirent *d,
+		 int values)
 {
-	const struct sysfs_dirent *d = sysfs_lookup(w, path);
 	const struct sysfs_dirent **kids = NULL;
 	char target[4096];
 
-	if (!d)
-		return;
 	switch (sysfs_dirent_type(d)) {
 	case SYSFS_LINK: {
 		const struct sysfs_dirent *t = sysfs_dirent_link_target(w, d);
@@ -85,7 +85,7 @@ static void dump(struct kobj_world *w, const char *path, int values)
 	for (long i = 0; i < n; i++) {
 		char child[4096];
 		snprintf(child, sizeof(child), "%s/%s", path, sysfs_dirent_name(kids[i]));
-		dump(w, child, values);
+		dump(w, child, kids[i], values);
 	}
 	free(kids);
 }
@@ -123,15 +123,16 @@ static void dump_new(struct kobj_world *w, char **before[2], int values)
 	static const char *const dirs[] = { "/sys", "/sys/kernel" };
 
 	for (int i = 0; i < 2; i++) {
-		char **now = names_in(w, dirs[i]);
-		for (char **p = now; *p; p++) {
+		const struct sysfs_dirent **now = NULL;
+		long n = sysfs_list(w, dirs[i], &now);
+		for (long j = 0; j < n; j++) {
 			char path[4096];
-			if (listed(before[i], *p))
+			if (listed(before[i], sysfs_dirent_name(now[j])))
 				continue;
-			snprintf(path, sizeof(path), "%s/%s", dirs[i], *p);
-			dump(w, path, values);
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], sysfs_dirent_name(now[j]));
+			dump(w, path, now[j], values);
 		}
-		free_names(now);
+		free(now);
 	}
 }
 
