@@ -18,6 +18,8 @@ fi
 command -v lua5.4 >/dev/null || {
 	echo "realkernel: needs lua5.4 (tools/setup installs it)" >&2; exit 3; }
 
+# `bazel run //tools/realkernel -- FILE.c` names files from where the user stands.
+[ -n "${BUILD_WORKING_DIRECTORY:-}" ] && cd "$BUILD_WORKING_DIRECTORY"
 out="" table="" side=0
 while [ $# -gt 0 ]; do
 	case $1 in
