@@ -1,5 +1,6 @@
 /* The world: records, the address map, interned strings, memory, and the current world. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,36 @@
 
 /* ============================================================================ memory */
 
+static bool (*alloc_gate)(size_t bytes, void *ud);
+static void *alloc_gate_ud;
+
+void kobj_set_alloc_gate(bool (*gate)(size_t bytes, void *ud), void *ud)
+{
+	alloc_gate = gate;
+	alloc_gate_ud = ud;
+}
+
+static size_t work_noted;
+
+void kobj_charge_work(size_t units)
+{
+	work_noted = units > SIZE_MAX - work_noted ? SIZE_MAX : work_noted + units;
+}
+
+size_t kobj_take_work(void)
+{
+	size_t units = work_noted;
+
+	work_noted = 0;
+	return units;
+}
+
+/* Whether the gate lets an allocation of @n bytes go ahead (it counts every one). */
+static bool gate_allows(size_t n)
+{
+	return !alloc_gate || alloc_gate(n, alloc_gate_ud);
+}
+
 static void out_of_memory(void)
 {
 	fputs("kobject sandbox: out of memory\n", stderr);
@@ -18,6 +49,7 @@ static void out_of_memory(void)
 
 void *kobj_xmalloc(size_t n)
 {
+	gate_allows(n);
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		out_of_memory();
@@ -26,6 +58,7 @@ void *kobj_xmalloc(size_t n)
 
 void *kobj_xcalloc(size_t n, size_t size)
 {
+	gate_allows(n * size);
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		out_of_memory();
@@ -34,6 +67,7 @@ void *kobj_xcalloc(size_t n, size_t size)
 
 void *kobj_xrealloc(void *p, size_t n)
 {
+	gate_allows(n);
 	p = realloc(p, n ? n : 1);
 	if (!p)
 		out_of_memory();
@@ -75,6 +109,8 @@ void kobj_grow(void **array, size_t *cap, size_t need, size_t elem)
 void *kobj_kmalloc(struct kobj_world *w, size_t n)
 {
 	if (w->fail_alloc_in && --w->fail_alloc_in == 0)
+		return NULL;
+	if (!gate_allows(n))
 		return NULL;
 	return malloc(n ? n : 1);
 }

@@ -38,6 +38,24 @@ struct kobj_world *kobj_world_use(struct kobj_world *w);
 /* Fault injection: the @nth simulated kernel allocation from now fails (1 = the next). */
 void kobj_world_fail_alloc(struct kobj_world *w, unsigned nth);
 
+/*
+ * kobj_set_alloc_gate() - a process-wide check on the core's own allocations, so a host
+ * with a memory cap can count them. @gate is called with the size of each allocation the
+ * core is about to make (kobj_xmalloc and friends, kmalloc); returning false makes a
+ * simulated kernel allocation (kmalloc) fail as under memory pressure, while the
+ * core's bookkeeping, which cannot fail, is only counted. NULL removes the gate.
+ */
+void kobj_set_alloc_gate(bool (*gate)(size_t bytes, void *ud), void *ud);
+
+/*
+ * kobj_charge_work() - note @units of work done in C on behalf of a script (a walk over
+ * every record, a report, a callback's traceback), for a host that budgets scripts;
+ * kobj_take_work() returns what was noted since its last call and starts again at 0.
+ * Process-wide, like the gate; neither can fail.
+ */
+void kobj_charge_work(size_t units);
+size_t kobj_take_work(void);
+
 
 /* ---------------------------------------------------------------------------- records */
 
