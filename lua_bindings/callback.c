@@ -65,6 +65,24 @@ static void record(struct kl_ctx *ctx, lua_State *L, int status, unsigned obj,
 	free(explanation);
 }
 
+/* What a failed callback's traceback and diagnostic cost, beside its message's length. */
+#define CALLBACK_ERROR_COST 1000
+
+void kl_charge(lua_State *L, size_t units)
+{
+	kobj_charge_work(units);
+	if (lua_getfield(L, LUA_REGISTRYINDEX, "kobject.charge") != LUA_TFUNCTION) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_call(L, 0, 0);
+}
+
+void kl_charge_quietly(size_t units)
+{
+	kobj_charge_work(units);
+}
+
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence)
 {
@@ -86,8 +104,12 @@ bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj
 	ctx->file = file;
 	ctx->line = line;
 	kobj_world_use(ctx->world);
-	if (status != LUA_OK)
+	if (status != LUA_OK) {
+		/* a traceback and a diagnostic are work in C, however the callback failed */
+		kl_charge_quietly(CALLBACK_ERROR_COST +
+				  (lua_type(L, -1) == LUA_TSTRING ? lua_rawlen(L, -1) : 0));
 		record(ctx, L, status, obj, what, consequence);
+	}
 	lua_settop(L, top);
 	return status == LUA_OK;
 }
