@@ -83,31 +83,51 @@ int lesson_demo(lua_State *L, const struct lesson *l, bool ask)
 	return status;
 }
 
+/* The student's own environment; reset() refuses there, so the world stays the run's. */
+static int student_env(lua_State *L)
+{
+	sandbox_new_env(L);
+	sandbox_graded_env(L);
+	return 0;
+}
+
+/*
+ * A check run keeps the student's code away from the checks: the vocabulary and
+ * lesson_results are loaded into an environment of their own before the student's file
+ * runs in another, and check.lua runs in the first, which finds the student's functions
+ * in the second. Nothing the student's code does to its globals reaches the checks.
+ */
 struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *file)
 {
 	struct verdict v = { 0, 0, true };
 	char check[4200];
-	int status = start(L);
+	int top = lua_gettop(L), status = start(L), checks;
 
 	snprintf(check, sizeof(check), "%s/check.lua", l->dir);
 	if (status == LUA_OK)
 		status = load_vocabulary(L, l, false);
-	if (status == LUA_OK)
-		status = run_file(L, file);
-	if (status == LUA_OK)
-		status = run_file(L, check);
 	if (status != LUA_OK)
 		return v;
 	sandbox_push_env(L);
-	lua_getfield(L, -1, "lesson_results");
-	lua_remove(L, -2);
-	status = kobj_report(L, kobj_docall(L, 0, 2), NULL);
-	if (status != LUA_OK)
-		return v;
-	v.passed = (int)lua_tointeger(L, -2);
-	v.failed = (int)lua_tointeger(L, -1);
-	v.lua_error = false;
-	lua_pop(L, 2);
+	checks = lua_gettop(L);
+	lua_getfield(L, checks, "lesson_results");
+	lua_pushcfunction(L, student_env);
+	status = kobj_report(L, kobj_docall(L, 0, 0), NULL);
+	if (status == LUA_OK)
+		status = run_file(L, file);
+	if (status == LUA_OK) {
+		sandbox_fall_back(L, checks);
+		sandbox_use_env(L, checks);
+		status = run_file(L, check);
+	}
+	if (status == LUA_OK)
+		status = kobj_report(L, kobj_docall(L, 0, 2), NULL);
+	if (status == LUA_OK) {
+		v.passed = (int)lua_tointeger(L, -2);
+		v.failed = (int)lua_tointeger(L, -1);
+		v.lua_error = false;
+	}
+	lua_settop(L, top);
 	return v;
 }
 
