@@ -398,7 +398,7 @@ static void lesson_usage(FILE *out)
 	      "  hint N            the next hint for lesson N\n"
 	      "  next              the first lesson you have not done\n"
 	      "  reset N           start lesson N's exercise again from the original\n"
-	      "  verify DIR [--out OUTDIR] [--time SECONDS]\n"
+	      "  verify DIR [--out OUTDIR] [--time SECONDS] [--jobs N] [--cell-memory MIB]\n"
 	      "                    grade a class: DIR holds one folder per student with\n"
 	      "                    their NN-name.lua files; writes a table, results.tap\n"
 	      "                    and results.xml (JUnit)\n"
