@@ -132,7 +132,8 @@ static char **names_in(const char *dir, int *count)
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, (size_t)n, sizeof(*names), by_name);
+	if (n > 1)
+		qsort(names, (size_t)n, sizeof(*names), by_name);
 	*count = n;
 	return names ? names : calloc(1, sizeof(*names));
 }

@@ -25,7 +25,8 @@
 #include "repl/kobj.h"
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+/* AddressSanitizer's allocator replaces malloc's; it counts what is in use itself. */
+size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
 /* Instructions between two ticks of the hook: cheap, yet Ctrl-C feels instant. */

@@ -113,14 +113,23 @@ void cell_limits_text(const struct verify_opts *o, char *buf, size_t size)
 		 "writes, no new processes.", o->seconds, memory, FILES_PER_CELL);
 }
 
-/* Everything but 0, 1, 2 and @keep is closed: other cells' pipes are none of its business. */
-static void close_others(int keep)
+/* Everything but 0, 1, 2 and the verdict, which moves to 3, is closed: other cells'
+ * pipes are none of its business. Return: the verdict's descriptor. */
+static int close_others(int verdict)
 {
 	long max = sysconf(_SC_OPEN_MAX);
 
-	for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 1024); fd++)
-		if (fd != keep)
-			close(fd);
+	if (verdict != 3) {
+		dup2(verdict, 3);
+		close(verdict);
+	}
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 4U, ~0U, 0U) == 0)
+		return 3;
+#endif
+	for (int fd = 4; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+		close(fd);
+	return 3;
 }
 
 void cell_run(lua_State *L, const struct lesson *l, const char *file, int out, int verdict,
@@ -134,7 +143,7 @@ void cell_run(lua_State *L, const struct lesson *l, const char *file, int out, i
 	dup2(null, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
-	close_others(verdict);
+	verdict = close_others(verdict);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	os_limits(o);

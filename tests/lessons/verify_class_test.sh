@@ -27,9 +27,9 @@ cp "$class/good-rewritten/01-refcounts.lua" "$class/$long/"
 cp "$class/binary-output/01-refcounts.lua" "$class/$(printf 'bad\377name\nline')/"
 for i in $(seq 300); do mkdir "$class/empty-$i"; done
 
-(cd "$work/cwd" && "$kobj" --max-instructions 20M lesson verify "$class" --out "$work/out1" --jobs 1 --time 20 \
+(cd "$work/cwd" && "$kobj" --max-instructions 5M lesson verify "$class" --out "$work/out1" --jobs 1 --time 20 \
 	>"$work/table1" 2>&1) || fail "verify --jobs 1 exited with $?"
-(cd "$work/cwd" && "$kobj" --max-instructions 20M lesson verify "$class" --out "$work/out3" --jobs 3 --time 20 \
+(cd "$work/cwd" && "$kobj" --max-instructions 5M lesson verify "$class" --out "$work/out3" --jobs 3 --time 20 \
 	>"$work/table3" 2>&1) || fail "verify --jobs 3 exited with $?"
 head -40 "$work/table1"
 [ -z "$(ls -A "$work/cwd")" ] && pass "no student wrote a file" ||
@@ -128,7 +128,7 @@ echo 'local t = {} for i = 1, 16 do t[i] = ("x"):rep(64 << 20) .. i end' \
 	>"$second/hog/01-refcounts.lua"
 start=$(date +%s)
 "$kobj" --max-instructions 0 --max-memory 0 lesson verify "$second" --out "$work/out2" \
-	--time 5 --cell-memory 256 >"$work/table2" 2>&1
+	--time 3 --cell-memory 256 >"$work/table2" 2>&1
 cat "$work/table2" | tail -4
 [ $(($(date +%s) - start)) -lt 20 ] && pass "the spinner was stopped in time" ||
 	fail "the time limit did not hold"
