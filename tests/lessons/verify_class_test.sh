@@ -7,17 +7,35 @@
 # --jobs must not change a verdict.
 set -uo pipefail
 kobj=$(realpath "$1")
-fixture=$(realpath "$(dirname "$2")")
+fixture=$(realpath "$(dirname "$2")") # tests/lessons/class
 export KOBJ_LESSONS=$PWD/lessons NO_COLOR=1
 work=$TEST_TMPDIR/verify_class
 rm -rf "$work"
 mkdir -p "$work/out1" "$work/out3" "$work/cwd"
 class=$work/class
-cp -rL "$fixture" "$class"
-mv "$class/zed-todo" "$class/zed # TODO" # a name that would make its TAP lines TODO lines
 failed=0
 fail() { echo "not ok - $*"; failed=$((failed + 1)); }
 pass() { echo "ok - $*"; }
+
+# The class: lesson 1's exercise with a trick appended for each hostile student, the
+# good solutions, and students made from the reference solutions.
+solution() { cat "$KOBJ_LESSONS/solutions/$1.lua"; }
+student() { mkdir -p "$class/$1" && cat >"$class/$1/$2.lua"; }
+for trick in "$fixture"/tricks/*.lua; do
+	name=$(basename "$trick" .lua)
+	cat "$KOBJ_LESSONS/01-refcounts/exercise.lua" "$trick" | student "$name" 01-refcounts
+done
+mv "$class/zed-todo" "$class/zed # TODO" # a name that would make its TAP lines TODO lines
+cp -rL "$fixture/good/." "$class/"
+{ printf '\357\273\277'; solution 01-refcounts | sed 's/$/\r/'; } | student good-crlf-bom 01-refcounts
+cat "$fixture/noise.lua" <(solution 01-refcounts) | student good-noisy 01-refcounts
+solution 01-refcounts | sed 's/^\(    return nil, -ENOENT\)/    kobject_put(dev.kobj)\n\1/' |
+	student gap-put-after-failed-get 01-refcounts
+solution 15-kset-example | sed 's/^\(    kobject_put(foo.kobj) .*\)/\1\n    kobject_put(foo.kobj)/' |
+	student gap-double-put 15-kset-example
+solution 01-refcounts | student misnamed 1-refcounts
+echo "not a lesson" >"$class/misnamed/notes.txt"
+cp "$fixture/README" "$class/README"
 
 # Names the grader once skipped or mangled: 148 characters, invalid UTF-8 and a newline,
 # and more students than it once had room for.
@@ -26,11 +44,15 @@ mkdir "$class/$long" "$class/$(printf 'bad\377name\nline')"
 cp "$class/good-rewritten/01-refcounts.lua" "$class/$long/"
 cp "$class/binary-output/01-refcounts.lua" "$class/$(printf 'bad\377name\nline')/"
 for i in $(seq 300); do mkdir "$class/empty-$i"; done
+! solution 01-refcounts | cmp -s - "$class/gap-put-after-failed-get/01-refcounts.lua" &&
+	! solution 15-kset-example | cmp -s - "$class/gap-double-put/15-kset-example.lua" ||
+	fail "the students with a gap were not made"
 
-(cd "$work/cwd" && "$kobj" --max-instructions 5M lesson verify "$class" --out "$work/out1" --jobs 1 --time 20 \
-	>"$work/table1" 2>&1) || fail "verify --jobs 1 exited with $?"
-(cd "$work/cwd" && "$kobj" --max-instructions 5M lesson verify "$class" --out "$work/out3" --jobs 3 --time 20 \
-	>"$work/table3" 2>&1) || fail "verify --jobs 3 exited with $?"
+for jobs in 1 3; do
+	(cd "$work/cwd" && "$kobj" --max-instructions 5M lesson verify "$class" \
+		--out "$work/out$jobs" --jobs "$jobs" --time 20 >"$work/table$jobs" 2>&1) ||
+		fail "verify --jobs $jobs exited with $?"
+done
 head -40 "$work/table1"
 [ -z "$(ls -A "$work/cwd")" ] && pass "no student wrote a file" ||
 	fail "a student wrote a file: $(ls -A "$work/cwd")"
@@ -64,20 +86,16 @@ expect_outcome() {
 	have=$(grep -F -- "$student $lesson	" "$work/outcomes" | cut -f2)
 	[ "$have" = "$want" ] && pass "$student: $want" || fail "$student: '$have', want $want"
 }
-for dir in "$fixture"/*/; do
-	student=$(basename "$dir")
-	for file in "$dir"*.lua; do
-		slug=$(basename "$file" .lua)
-		want=$(sed -n '1s/.*expected: \([A-Za-z]*\)\..*/\1/p' "$file")
-		case $student in
-		good-*) want=ok ;;
-		gap-*) want=FAIL ;;
-		misnamed) continue ;;
-		zed-todo) student='zed \# TODO' ;; # as TAP::Parser gives the escaped description
-		esac
-		expect_outcome "$student" "$want" "$slug"
-	done
+for trick in "$fixture"/tricks/*.lua; do
+	student=$(basename "$trick" .lua)
+	[ "$student" = zed-todo ] && student='zed \# TODO' # as TAP::Parser gives it, escaped
+	expect_outcome "$student" "$(sed -n '1s/-- expected: \([A-Za-z]*\)\./\1/p' "$trick")"
 done
+for student in good-rewritten good-metatables good-crlf-bom good-noisy; do
+	expect_outcome "$student" ok
+done
+expect_outcome gap-put-after-failed-get FAIL
+expect_outcome gap-double-put FAIL 15-kset-example
 expect_outcome "$long" ok
 expect_outcome "$(printf 'bad\357\277\275name line')" FAIL
 [ "$(grep -c '^empty-' "$work/table1")" -eq 300 ] && pass "300 more students listed" ||
