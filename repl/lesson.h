@@ -35,6 +35,7 @@ const struct lesson *course_lesson(const struct course *c, const char *n);
 struct verdict {
 	int passed, failed;
 	bool lua_error;     /* the script or the checks raised */
+	char error[200];    /* then the first line of the error */
 };
 
 /*

@@ -14,13 +14,26 @@
 #include "repl/kobj.h"
 #include "repl/lesson.h"
 
+/* The first line of the last error reported, for a check's verdict. */
+static char last_error[200];
+
+/* kobj_report(), noting the error's first line. */
+static int report(lua_State *L, int status)
+{
+	const char *msg = status != LUA_OK ? lua_tostring(L, -1) : NULL;
+
+	if (msg)
+		snprintf(last_error, sizeof(last_error), "%.*s", (int)strcspn(msg, "\n"), msg);
+	return kobj_report(L, status, NULL);
+}
+
 /* Runs a file in the sandbox's current environment. Return: a Lua status. */
 static int run_file(lua_State *L, const char *path)
 {
 	int status = sandbox_loadfile(L, path);
 	if (status == LUA_OK)
 		status = kobj_docall(L, 0, 0);
-	return kobj_report(L, status, NULL);
+	return report(L, status);
 }
 
 /* lesson_ask(prompt): a line typed by the student, or nil at the end of input. */
@@ -99,10 +112,11 @@ static int student_env(lua_State *L)
  */
 struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *file)
 {
-	struct verdict v = { 0, 0, true };
+	struct verdict v = { 0, 0, true, "" };
 	char check[4200];
 	int top = lua_gettop(L), status = start(L), checks;
 
+	last_error[0] = '\0';
 	snprintf(check, sizeof(check), "%s/check.lua", l->dir);
 	if (status == LUA_OK)
 		status = load_vocabulary(L, l, false);
@@ -112,7 +126,7 @@ struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *fi
 	checks = lua_gettop(L);
 	lua_getfield(L, checks, "lesson_results");
 	lua_pushcfunction(L, student_env);
-	status = kobj_report(L, kobj_docall(L, 0, 0), NULL);
+	status = report(L, kobj_docall(L, 0, 0));
 	if (status == LUA_OK)
 		status = run_file(L, file);
 	if (status == LUA_OK) {
@@ -121,12 +135,13 @@ struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *fi
 		status = run_file(L, check);
 	}
 	if (status == LUA_OK)
-		status = kobj_report(L, kobj_docall(L, 0, 2), NULL);
+		status = report(L, kobj_docall(L, 0, 2));
 	if (status == LUA_OK) {
 		v.passed = (int)lua_tointeger(L, -2);
 		v.failed = (int)lua_tointeger(L, -1);
 		v.lua_error = false;
 	}
+	snprintf(v.error, sizeof(v.error), "%s", last_error);
 	lua_settop(L, top);
 	return v;
 }

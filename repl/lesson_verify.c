@@ -317,8 +317,8 @@ static void judge(struct running *r, int status, const struct rusage *ru,
 			 limits_reason(lim, (enum kobj_fatal)v->stop, reason, sizeof(reason)));
 	} else if (v->lua_error) {
 		x->outcome = ERROR;
-		snprintf(x->message, sizeof(x->message), "a Lua error stopped the run (the output "
-			 "shows it)");
+		snprintf(x->message, sizeof(x->message), "a Lua error stopped the run: %.*s",
+			 (int)strnlen(v->error, sizeof(v->error)), v->error);
 	} else {
 		x->outcome = v->failed == 0 && v->passed > 0 ? PASS : FAIL;
 		x->passed = v->passed;

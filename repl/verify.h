@@ -63,6 +63,7 @@ struct cell_verdict {
 	int32_t passed, failed, lua_error;
 	int32_t stop;             /* enum kobj_fatal: the first limit that stopped the run */
 	uint64_t instructions;
+	char error[200];          /* the first line of a Lua error, NUL-terminated */
 };
 #define CELL_VERDICT_MAGIC 0x6b6f626aU
 

@@ -156,6 +156,7 @@ void cell_run(lua_State *L, const struct lesson *l, const char *file, int out, i
 	v.lua_error = got.lua_error;
 	v.stop = (int32_t)lim->first_stop;
 	v.instructions = lim->total;
+	snprintf(v.error, sizeof(v.error), "%s", got.error);
 	if (write(verdict, &v, sizeof(v)) != (ssize_t)sizeof(v))
 		_exit(3);
 	_exit(0);
