@@ -142,7 +142,7 @@ diff <(strip "$work/out1/results.tap") <(strip "$work/out3/results.tap") >/dev/n
 second=$work/second
 mkdir -p "$second/spinner" "$second/hog" "$work/out2"
 echo 'while true do end' >"$second/spinner/01-refcounts.lua"
-echo 'local t = {} for i = 1, 16 do t[i] = ("x"):rep(64 << 20) .. i end' \
+echo 'hog = ("x"):rep(512 << 20)' \
 	>"$second/hog/01-refcounts.lua"
 start=$(date +%s)
 "$kobj" --max-instructions 0 --max-memory 0 lesson verify "$second" --out "$work/out2" \
