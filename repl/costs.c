@@ -251,7 +251,7 @@ static units range(lua_State *L, int i, lua_Integer di, int j)
 	lua_Integer from = luaL_optinteger(L, i, di);
 	lua_Integer to = lua_isnoneornil(L, j) ? (lua_Integer)length_of(L) : luaL_checkinteger(L, j);
 
-	return to < from ? 0 : (units)to - (units)from + 1;
+	return to < from ? 0 : add((units)to - (units)from, 1);
 }
 
 static units cost_concat(lua_State *L)
@@ -268,7 +268,7 @@ static units cost_move(lua_State *L)
 {
 	lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
 
-	return e < f ? 0 : (units)e - (units)f + 1;
+	return e < f ? 0 : add((units)e - (units)f, 1);
 }
 
 static units cost_sort(lua_State *L)
@@ -306,8 +306,8 @@ static const struct costed {
 	{ LUA_TABLIBNAME, "concat", cost_concat },   { LUA_TABLIBNAME, "unpack", cost_unpack },
 	{ LUA_TABLIBNAME, "move", cost_move },       { LUA_TABLIBNAME, "sort", cost_sort },
 	{ LUA_TABLIBNAME, "insert", length_of },     { LUA_TABLIBNAME, "remove", length_of },
-	{ LUA_GNAME, "collectgarbage", cost_collect }, { LUA_GNAME, "tostring", bytes_of_args },
-	{ LUA_GNAME, "print", bytes_of_args },       { LUA_GNAME, "load", bytes_of_args },
+	{ LUA_GNAME, "collectgarbage", cost_collect }, { LUA_GNAME, "print", bytes_of_args },
+	{ LUA_GNAME, "load", bytes_of_args },
 };
 
 /* The wrapper: upvalue 1 the real function, upvalue 2 its index in costed[]. */

@@ -230,7 +230,15 @@ static int start_cell(lua_State *L, const struct course *c, const struct verify_
 	memset(r, 0, sizeof(*r));
 	r->cell = x;
 	x->output = malloc(VERIFY_OUTPUT_KEPT);
-	if (!x->output || pipe(out) != 0 || pipe(verdict) != 0) {
+	if (!x->output || pipe(out) != 0) {
+		x->outcome = ERROR;
+		snprintf(x->message, sizeof(x->message), "the grader could not start the cell: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (pipe(verdict) != 0) {
+		close(out[0]);
+		close(out[1]);
 		x->outcome = ERROR;
 		snprintf(x->message, sizeof(x->message), "the grader could not start the cell: %s",
 			 strerror(errno));

@@ -195,7 +195,8 @@ void report_tap(FILE *f, const struct course *c, const struct class *k)
 			fprintf(f, "%s %d - ", x->outcome == PASS || x->outcome == MISSING ? "ok" : "not ok",
 				++n);
 			tap_desc(f, k->students[s]);
-			fprintf(f, " %s", c->lessons[i].slug);
+			fputc(' ', f);
+			tap_desc(f, c->lessons[i].slug);
 			if (x->outcome == MISSING) {
 				fputs(" # SKIP no solution\n", f);
 				continue;
@@ -214,7 +215,9 @@ static void junit_case(FILE *f, const struct course *c, const struct class *k, i
 
 	fputs("    <testcase classname=\"", f);
 	xml_attr(f, k->students[s]);
-	fprintf(f, "\" name=\"%s\" time=\"%.3f\">\n", c->lessons[i].slug, x->seconds);
+	fputs("\" name=\"", f);
+	xml_attr(f, c->lessons[i].slug);
+	fprintf(f, "\" time=\"%.3f\">\n", x->seconds);
 	if (x->outcome == MISSING) {
 		fputs("      <skipped message=\"no solution\"/>\n    </testcase>\n", f);
 		return;
