@@ -113,8 +113,6 @@ const char *limits_message(const struct kobj_limits *lim, char *buf, size_t size
 /* The message of @reason (the current stop, or first_stop for a whole run). */
 const char *limits_reason(const struct kobj_limits *lim, enum kobj_fatal reason, char *buf,
 			  size_t size);
-/* Bytes the whole process holds on its heap now (Lua's and the core's). */
-size_t limits_heap_in_use(void);
 
 /* -------------------------------------------------------------------------- call.c */
 

@@ -52,7 +52,8 @@ void limits_init(struct kobj_limits *lim, size_t max_memory_mib,
 	lim->fatal = KOBJ_FATAL_NONE;
 }
 
-size_t limits_heap_in_use(void)
+/* Bytes the whole process holds on its heap now (Lua's and the core's). */
+static size_t heap_in_use(void)
 {
 #if defined(__SANITIZE_ADDRESS__)
 	return __sanitizer_get_current_allocated_bytes();
@@ -75,7 +76,7 @@ static void measure(struct kobj_limits *lim)
 	long us;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	heap = limits_heap_in_use();
+	heap = heap_in_use();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	us = (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
 	lim->core = heap > lim->used ? heap - lim->used : 0;
