@@ -58,6 +58,11 @@ for _ = 1, 100 do
   load(function() $LOOP end)
 end
 print('escaped')"
+stops "a stop caught by coroutine.wrap inside pcall" "$BUDGET" $I -e "
+for _ = 1, 100 do pcall(coroutine.wrap(function() $LOOP end)) end print('escaped')"
+stops "full collections in a loop" "$BUDGET" $I -e "
+local keep = {} for i = 1, 1e5 do keep[i] = {} end
+for _ = 1, 1e9 do collectgarbage() end print('escaped')"
 stops "an error object whose __tostring loops" "$BUDGET" $I -e "
 error(setmetatable({}, { __tostring = function() $LOOP end }))"
 stops "a callback that catches the stop and calls back three times" "$BUDGET" $I -e '
@@ -107,6 +112,10 @@ stops "a symbolic link in --write-dir" "not a regular file" \
 	--write-dir "$T/pictures" -e "dot('link.dot')"
 stops "the binding's own dot through the module table" "$REFUSED" \
 	-e "kobject.dot('$T/elsewhere/m.dot')"
+mkdir -p "$T/lessons"
+timeout 20 "$KOBJ" lesson --dir "$T/lessons" check 1 "$T/write.lua" >"$T/out" 2>&1
+grep -qF "$REFUSED" "$T/out" && echo "ok - dot(path) from a lesson check" ||
+	{ echo "not ok - dot(path) from a lesson check"; cat "$T/out"; failed=$((failed + 1)); }
 if ls "$T/elsewhere" | grep -q .; then
 	echo "not ok - a script wrote into $T/elsewhere: $(ls "$T/elsewhere")"
 	failed=$((failed + 1))
