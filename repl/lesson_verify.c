@@ -386,14 +386,38 @@ static int step(struct running *run, int nrun, const struct verify_opts *o,
 	return done;
 }
 
-/* Grades every cell that has a solution, --jobs at a time. */
-static void grade_all(lua_State *L, const struct course *c, struct class *k,
-		      const struct verify_opts *o)
+/* Ctrl-C or a termination request: the cells' process groups are the grader's to end. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void kill_all(struct running *run, int nrun)
+{
+	for (int j = 0; j < nrun; j++) {
+		kill(-run[j].pid, SIGKILL);
+		kill(run[j].pid, SIGKILL);
+		while (waitpid(run[j].pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/* Grades every cell that has a solution, --jobs at a time. Return: 0, or -1 when
+ * interrupted (every cell's process is gone then). */
+static int grade_all(lua_State *L, const struct course *c, struct class *k,
+		     const struct verify_opts *o)
 {
 	struct running run[64];
 	int nrun = 0, next = 0, ncells = k->nstudents * c->count;
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
 
-	while (next < ncells || nrun > 0) {
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while (!interrupted && (next < ncells || nrun > 0)) {
 		while (nrun < o->jobs && next < ncells) {
 			struct cell *x = &k->cells[next++];
 			if (x->file && start_cell(L, c, o, x, &run[nrun]) == 0)
@@ -408,6 +432,11 @@ static void grade_all(lua_State *L, const struct course *c, struct class *k,
 			else
 				j++;
 	}
+	if (interrupted)
+		kill_all(run, nrun);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return interrupted ? -1 : 0;
 }
 
 /* ======================================================================== command */
@@ -514,7 +543,11 @@ int lesson_verify(lua_State *L, const struct course *c, int argc, char **argv)
 		return KOBJ_EXIT_USAGE;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	grade_all(L, c, &k, &o);
+	if (grade_all(L, c, &k, &o) != 0) {
+		kobj_message(KOBJ_PROGNAME, "interrupted: every cell was stopped, no report written");
+		free_class(c, &k);
+		return KOBJ_EXIT_LUA;
+	}
 	report_table(c, &k, &o, since(&t0));
 	status = write_report(o.out, "results.tap", c, &k, report_tap) == 0 &&
 			 write_report(o.out, "results.xml", c, &k, report_junit) == 0

@@ -157,5 +157,28 @@ else
 	grep -q "^hog *ERR " "$work/table2" && pass "hog: ERR under 256 MiB" || fail "hog not ERR"
 fi
 
+# Ctrl-C: every cell's process group goes with the grader, and no report is half written.
+graders_left() {
+	for proc in /proc/[0-9]*; do
+		tr '\0' ' ' <"$proc/cmdline" 2>/dev/null | grep -q -- "lesson verify $second" &&
+			echo "$proc"
+	done | wc -l
+}
+rm -f "$work/out2"/results.*
+"$kobj" --max-instructions 0 lesson verify "$second" --out "$work/out2" --time 30 \
+	>"$work/table4" 2>&1 &
+grader=$!
+sleep 1
+kill -INT "$grader"
+wait "$grader"
+status=$?
+sleep 0.2
+if [ "$status" -eq 1 ] && grep -q "interrupted: every cell was stopped" "$work/table4" &&
+   [ "$(graders_left)" -eq 0 ] && [ ! -e "$work/out2/results.tap" ]; then
+	pass "Ctrl-C stops every cell"
+else
+	fail "Ctrl-C: status $status, $(graders_left) processes left"
+fi
+
 echo "$((failed == 0 ? 1 : 0)) passed, $failed failed"
 [ "$failed" -eq 0 ]
