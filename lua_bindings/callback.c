@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,19 +69,29 @@ static void record(struct kl_ctx *ctx, lua_State *L, int status, unsigned obj,
 /* What a failed callback's traceback and diagnostic cost, beside its message's length. */
 #define CALLBACK_ERROR_COST 1000
 
+static size_t work_noted; /* process-wide, like the host's budget */
+
+size_t kobj_lua_take_work(void)
+{
+	size_t units = work_noted;
+
+	work_noted = 0;
+	return units;
+}
+
+void kl_charge_quietly(size_t units)
+{
+	work_noted = units > SIZE_MAX - work_noted ? SIZE_MAX : work_noted + units;
+}
+
 void kl_charge(lua_State *L, size_t units)
 {
-	kobj_charge_work(units);
+	kl_charge_quietly(units);
 	if (lua_getfield(L, LUA_REGISTRYINDEX, "kobject.charge") != LUA_TFUNCTION) {
 		lua_pop(L, 1);
 		return;
 	}
 	lua_call(L, 0, 0);
-}
-
-void kl_charge_quietly(size_t units)
-{
-	kobj_charge_work(units);
 }
 
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,

@@ -15,7 +15,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/kobject.h"
+#include "core/model/kobject.h"
 #include "lua_bindings/kobject_lua.h"
 
 /*
@@ -314,8 +314,8 @@ bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj
 int kl_msgh(lua_State *L);
 
 /*
- * kl_charge() - note @units of work done in C (a walk over every record, a report) with
- * kobj_charge_work(), then let the host's budget judge it: the registry field
+ * kl_charge() - note @units of work done in C (a walk over every record, a report) for
+ * kobj_lua_take_work(), then let the host's budget judge it: the registry field
  * "kobject.charge", if the host set one, is called and may raise the budget's error.
  * Call it only where a Lua error may be raised.
  * kl_charge_quietly() - only the note, where nothing may raise (after a callback); the

@@ -56,10 +56,10 @@ static int msghandler(lua_State *L)
 	const char *msg = NULL;
 	char buf[160];
 
-	if (lim->fatal != KOBJ_FATAL_NONE) {
-		msg = limits_message(lim, buf, sizeof(buf));
-	} else if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
+	if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
 		msg = lua_tostring(L, 1);
+	} else if (lim->fatal != KOBJ_FATAL_NONE) {
+		msg = limits_message(lim, buf, sizeof(buf));
 	} else if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
 		lua_pop(L, 1);
 		lua_pushcfunction(L, error_tostring);

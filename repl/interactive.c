@@ -25,12 +25,15 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/world.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 
-#define PROMPT1 "kobj> "
-#define PROMPT2 "  ... "
+/* The prompts show the number of the line they read: the number that a log line, a
+ * diagnostic or a leak report will give as stdin:N. */
+#define PROMPT1 "kobj:%d> "
+#define PROMPT2 "  ...%d> "
 #define HISTORY_SIZE 1000
 #define EOFMARK "<eof>"
 
@@ -244,8 +247,9 @@ static char *read_plain(void)
 	return line;
 }
 
-/* Pushes _PROMPT or _PROMPT2 from the environment when it is a string, else a default. */
-static const char *push_prompt(lua_State *L, bool first)
+/* Pushes _PROMPT or _PROMPT2 from the environment when it is a string, else the
+ * default with the number of the line about to be read, @lineno. */
+static const char *push_prompt(lua_State *L, bool first, int lineno)
 {
 	sandbox_push_env(L);
 	lua_pushstring(L, first ? "_PROMPT" : "_PROMPT2");
@@ -253,13 +257,14 @@ static const char *push_prompt(lua_State *L, bool first)
 	lua_remove(L, -2);
 	if (lua_type(L, -1) != LUA_TSTRING) {
 		lua_pop(L, 1);
-		lua_pushstring(L, first ? PROMPT1 : PROMPT2);
+		lua_pushfstring(L, first ? PROMPT1 : PROMPT2, lineno);
 	}
 	return lua_tostring(L, -1);
 }
 
-/* Return: a malloc'd line, or NULL at end of input or after Ctrl-C (*@cancelled). */
-static char *read_input(lua_State *L, bool first, bool *cancelled)
+/* Line @lineno of the session. Return: a malloc'd line, or NULL at end of input or
+ * after Ctrl-C (*@cancelled). */
+static char *read_input(lua_State *L, bool first, int lineno, bool *cancelled)
 {
 	char *line;
 
@@ -267,7 +272,7 @@ static char *read_input(lua_State *L, bool first, bool *cancelled)
 	if (!use_readline)
 		return read_plain();
 	complete_set_continuation(!first);
-	line = read_tty(push_prompt(L, first), cancelled);
+	line = read_tty(push_prompt(L, first, lineno), cancelled);
 	lua_pop(L, 1);
 	return line;
 }
@@ -294,11 +299,19 @@ static bool incomplete(lua_State *L, int status)
  * origins the log and diagnostics show (stdin:12) count the session's lines. */
 static int lines_typed;
 
+/* The lines in @text. */
+static int count_lines(const char *text)
+{
+	int n = 1;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
 static void typed(const char *text)
 {
-	lines_typed++;
-	for (; *text; text++)
-		lines_typed += *text == '\n';
+	lines_typed += count_lines(text);
 }
 
 static int load_numbered(lua_State *L, const char *text, size_t len)
@@ -352,7 +365,7 @@ static int multiline(lua_State *L)
 			lua_remove(L, -2);
 			return status;
 		}
-		more = read_input(L, false, &cancelled);
+		more = read_input(L, false, lines_typed + count_lines(text) + 1, &cancelled);
 		if (!more) {
 			if (cancelled) {
 				lua_pop(L, 1);
@@ -383,7 +396,7 @@ static bool is_command(const char *line)
 static int loadline(lua_State *L)
 {
 	bool cancelled;
-	char *line = read_input(L, true, &cancelled);
+	char *line = read_input(L, true, lines_typed + 1, &cancelled);
 	int status;
 
 	if (!line)
@@ -407,17 +420,78 @@ static int loadline(lua_State *L)
 
 /* ============================================================================ the loop */
 
-/* Each diagnostic as it is recorded, the way dmesg would show it, then explained. */
+/* Each diagnostic as it is recorded, the way dmesg would show it, then explained,
+ * wrapped to the terminal. */
 static void show_diag(const struct kobj_diag *d, void *ctx)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
 	(void)ctx;
 	fflush(stdout);
 	if (kobj_color_stderr)
 		fputs("\x1b[33m", stderr);
-	kobj_diag_print(d, stderr);
+	if (mem) {
+		kobj_diag_print(d, mem);
+		fclose(mem);
+		wrap_fputs(text, wrap_width(STDERR_FILENO), stderr);
+		free(text);
+	} else {
+		kobj_diag_print(d, stderr);
+	}
 	if (kobj_color_stderr)
 		fputs("\x1b[0m", stderr);
 	fflush(stderr);
+}
+
+/* ============================================================================ errors */
+
+static char *last_error; /* with its traceback, for :trace */
+
+const char *repl_last_error(void)
+{
+	return last_error;
+}
+
+/* Whether every frame of the traceback at @tb is the typed line's or C's: then it says
+ * nothing that the message does not. */
+static bool typed_frames_only(const char *tb)
+{
+	const char *frame = strchr(tb + 1, '\n');
+
+	for (; frame; frame = strchr(frame + 1, '\n')) {
+		const char *f = frame + 1 + strspn(frame + 1, "\t ");
+
+		if (strncmp(f, "stdin:", 6) != 0 && strncmp(f, "[C]:", 4) != 0 &&
+		    strncmp(f, "(...", 4) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * An error at the prompt: its message, without the traceback when the error is in the
+ * line just typed or was Ctrl-C (:trace shows it). The message on top is popped.
+ */
+static void report_line(lua_State *L)
+{
+	const char *msg = lua_tostring(L, -1);
+	const char *tb;
+
+	if (!msg)
+		msg = "(error object is not a string)";
+	free(last_error);
+	last_error = strdup(msg);
+	tb = strstr(msg, "\nstack traceback:");
+	if (tb && (limits_of(L)->fatal == KOBJ_FATAL_INTERRUPT || typed_frames_only(tb))) {
+		lua_pushlstring(L, msg, (size_t)(tb - msg));
+		kobj_message(NULL, lua_tostring(L, -1));
+		lua_pop(L, 1);
+	} else {
+		kobj_message(NULL, msg);
+	}
+	lua_pop(L, 1);
 }
 
 /* Prints the results above @base through print_values, protected. */
@@ -430,7 +504,8 @@ static void print_results(lua_State *L, int base)
 	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
 	lua_pushcfunction(L, print_values);
 	lua_insert(L, base + 1);
-	kobj_report(L, kobj_docall(L, n, 0), NULL);
+	if (kobj_docall(L, n, 0) != LUA_OK)
+		report_line(L);
 }
 
 int repl_run(lua_State *L)
@@ -459,7 +534,7 @@ int repl_run(lua_State *L)
 		if (status == LUA_OK)
 			print_results(L, base);
 		else if (status != LINE_SKIP)
-			kobj_report(L, status, NULL);
+			report_line(L);
 		lua_settop(L, base);
 	}
 	lua_settop(L, base);
@@ -467,6 +542,8 @@ int repl_run(lua_State *L)
 		history_close(); /* readline ended the line at Ctrl-D already */
 		signal(SIGINT, SIG_DFL);
 	}
+	free(last_error);
+	last_error = NULL;
 	fflush(stdout);
 	return KOBJ_EXIT_OK;
 }

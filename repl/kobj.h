@@ -2,8 +2,9 @@
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
  * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
- * environment), print.c (showing values), run.c (`kobj run`, -e, standard input),
- * interactive.c (the readline loop), complete.c (tab completion), commands.c (:help ...).
+ * environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
+ * (`kobj run`, -e, standard input), interactive.c (the readline loop), complete.c (tab
+ * completion), commands.c (:help ...); the course is in lesson.h.
  */
 #ifndef KOBJ_REPL_KOBJ_H
 #define KOBJ_REPL_KOBJ_H
@@ -69,7 +70,7 @@ enum kobj_fatal {
 struct kobj_limits {
 	size_t used;                  /* bytes Lua holds now */
 	size_t core;                  /* bytes the rest of the process holds (last measured) */
-	size_t core_pending;          /* bytes the core allocated since that measurement */
+	size_t core_measured;         /* kobj_mem_in_use() at that measurement */
 	unsigned ticks_to_measure;    /* hook ticks until the heap is measured again */
 	size_t cap;                   /* bytes; 0 = no cap */
 	bool mem_armed;
@@ -87,9 +88,8 @@ void limits_init(struct kobj_limits *lim, size_t max_memory_mib,
 		 unsigned long long max_instructions);
 void *limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 struct kobj_limits *limits_of(lua_State *L);
-/* Installs the counting hook on @L (new threads inherit it); the first call also makes
- * the core's allocations count against the cap and lets the bindings charge their work
- * (registry field "kobject.charge"). */
+/* Installs the counting hook on @L (new threads inherit it); the first call also lets
+ * the bindings charge their work (registry field "kobject.charge"). */
 void limits_install(lua_State *L);
 /* From a signal handler: make the running code stop at its next instruction. */
 void limits_interrupt(struct kobj_limits *lim);
@@ -166,6 +166,19 @@ void costs_wrap(lua_State *L);
  * to stdout (colour when kobj_color_stdout). Runs user __tostring: call it protected. */
 int print_values(lua_State *L);
 
+/* -------------------------------------------------------------------------- wrap.c */
+
+/* The width to wrap text to on @fd: its terminal's, or 0 when it is not a terminal. */
+int wrap_width(int fd);
+/* wrap_fputs() - @text with each line longer than @width broken at spaces, continued
+ * with the line's indentation; @width 0 writes it unchanged. */
+void wrap_fputs(const char *text, int width, FILE *out);
+/* wrap_text() - Markdown @text (a lesson, a hint) on @out, its paragraphs filled again
+ * when the terminal is narrower than the text; unchanged when @out is no terminal. */
+void wrap_text(const char *text, FILE *out);
+/* A lua_CFunction: print(), its lines wrapped to the terminal of stdout. */
+int wrap_print(lua_State *L);
+
 /* --------------------------------------------------------------------------- run.c */
 
 /* Runs the -e snippets and the script, then the report. Return: an exit status. */
@@ -178,6 +191,8 @@ size_t run_report(lua_State *L, FILE *out);
 
 /* The REPL until Ctrl-D or :quit. Return: an exit status. */
 int repl_run(lua_State *L);
+/* The last error at the prompt with its traceback (:trace), or NULL if none yet. */
+const char *repl_last_error(void);
 
 /* ---------------------------------------------------------------------- complete.c */
 

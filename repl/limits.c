@@ -1,12 +1,13 @@
 /*
  * Limits that stop runaway scripts: a cap on the memory the sandbox holds (Lua's, counted
- * by the allocator given to lua_newstate, and the core's, measured on the process heap
- * whenever the core has allocated enough to matter) and a budget of VM instructions per
- * call (a count hook), which work done in C is charged to (limits_charge). Ctrl-C goes
- * through the same hook, so there is one place that stops code.
+ * by the allocator given to lua_newstate; the core's, which counts its own and refuses
+ * simulated kernel allocations past the cap; and the bindings', measured on the process
+ * heap) and a budget of VM instructions per call (a count hook), which work done in C is
+ * charged to (limits_charge). Ctrl-C goes through the same hook, so there is one place
+ * that stops code.
  *
- * The core and the bindings note their own work with kobj_charge_work(); it is charged at
- * the next tick or the next limits_charge().
+ * The bindings note their own work done in C (kobj_lua_take_work()); it is charged at the
+ * next tick or the next limits_charge().
  *
  * Once a limit has stopped a call, the stop is "fatal" until the call returns to the
  * program: the hook then fires at every instruction of every Lua function and raises
@@ -21,7 +22,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/world.h"
+#include "core/world/world.h"
+#include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -80,7 +82,7 @@ static void measure(struct kobj_limits *lim)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	us = (t1.tv_sec - t0.tv_sec) * 1000000L + (t1.tv_nsec - t0.tv_nsec) / 1000;
 	lim->core = heap > lim->used ? heap - lim->used : 0;
-	lim->core_pending = 0;
+	lim->core_measured = kobj_mem_in_use();
 	lim->ticks_to_measure = us * 4 > MEASURE_TICKS ? (unsigned)(us * 4) : MEASURE_TICKS;
 }
 
@@ -89,17 +91,6 @@ static bool over_cap(const struct kobj_limits *lim, size_t more)
 	size_t held = lim->used + lim->core;
 
 	return lim->mem_armed && lim->cap && (more > lim->cap || held + more > lim->cap);
-}
-
-/* The core's allocations (kobj_set_alloc_gate): counted, and kmalloc fails past the cap. */
-static bool core_gate(size_t bytes, void *ud)
-{
-	struct kobj_limits *lim = ud;
-
-	lim->core_pending += bytes;
-	if (lim->core_pending >= MEASURE_STEP || bytes >= MEASURE_STEP)
-		measure(lim);
-	return !over_cap(lim, bytes);
 }
 
 /*
@@ -182,14 +173,15 @@ static enum kobj_fatal due(struct kobj_limits *lim, unsigned long long units)
 		return KOBJ_FATAL_NONE;
 	if (lim->fatal != KOBJ_FATAL_NONE)
 		return lim->fatal;
-	units += kobj_take_work();
+	units += kobj_lua_take_work();
 	lim->spent += units;
 	lim->total += units;
-	if (units && (lim->ticks_to_measure == 0 || --lim->ticks_to_measure == 0))
+	if (kobj_mem_in_use() > lim->core_measured + MEASURE_STEP ||
+	    (units && (lim->ticks_to_measure == 0 || --lim->ticks_to_measure == 0)))
 		measure(lim);
 	if (lim->budget && lim->spent > lim->budget)
 		return KOBJ_FATAL_BUDGET;
-	if (over_cap(lim, 0))
+	if (over_cap(lim, 0) || kobj_mem_over_limit())
 		return KOBJ_FATAL_MEMORY;
 	return KOBJ_FATAL_NONE;
 }
@@ -220,7 +212,7 @@ void limits_charge(lua_State *L, unsigned long long units)
 }
 
 /* The bindings' way in, the registry's "kobject.charge": charges what the core noted
- * (kobj_charge_work) and raises if a limit says so. */
+ * (kobj_lua_take_work) and raises if a limit says so. */
 static int l_charge(lua_State *L)
 {
 	limits_charge(L, 0);
@@ -229,13 +221,10 @@ static int l_charge(lua_State *L)
 
 void limits_install(lua_State *L)
 {
-	struct kobj_limits *lim = limits_of(L);
-
 	count_only(L);
 	if (lua_getfield(L, LUA_REGISTRYINDEX, "kobject.charge") == LUA_TNIL) {
 		lua_pushcfunction(L, l_charge);
 		lua_setfield(L, LUA_REGISTRYINDEX, "kobject.charge");
-		kobj_set_alloc_gate(core_gate, lim);
 	}
 	lua_pop(L, 1);
 }
@@ -257,6 +246,7 @@ void limits_arm(struct kobj_limits *lim)
 	lim->interrupted = 0;
 	lim->mem_armed = true;
 	lim->budget_armed = true;
+	kobj_mem_set_limit(lim->cap);
 	measure(lim);
 }
 
@@ -265,6 +255,7 @@ void limits_disarm(struct kobj_limits *lim)
 	lim->mem_armed = false;
 	lim->budget_armed = false;
 	lim->interrupted = 0;
+	kobj_mem_set_limit(0);
 	if (lim->main)
 		count_only(lim->main);
 }
