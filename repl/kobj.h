@@ -1,8 +1,8 @@
 /*
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
- * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
- * environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
+ * Ctrl-C, limits), limits.c (memory cap, instruction budget), costs.c (what the standard
+ * library's C functions cost), sandbox.c (the restricted environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
  * (`kobj run`, -e, standard input), interactive.c (the readline loop), complete.c (tab
  * completion), commands.c (:help ...); the course is in lesson.h.
  */

@@ -120,6 +120,9 @@ if ls "$T/elsewhere" | grep -q .; then
 	echo "not ok - a script wrote into $T/elsewhere: $(ls "$T/elsewhere")"
 	failed=$((failed + 1))
 fi
+"$KOBJ" --write-dir "$T/write.lua" -e "x = 1" >"$T/out" 2>&1
+[ $? -eq 2 ] && grep -q "is not a folder" "$T/out" && echo "ok - --write-dir FILE is a usage error" ||
+	{ echo "not ok - --write-dir FILE"; failed=$((failed + 1)); }
 timeout 20 "$KOBJ" --write-dir "$T/pictures" -e "assert(dot('tree.dot'))" >"$T/out" 2>&1
 if grep -q '^digraph' "$T/pictures/tree.dot"; then echo "ok - dot(name) into --write-dir"
 else echo "not ok - dot(name) into --write-dir"; cat "$T/out"; failed=$((failed + 1)); fi
