@@ -140,8 +140,9 @@ static int sb_xpcall(lua_State *L)
 	return finish_pcall(L, status, 2);
 }
 
-/* coroutine.resume: upvalue 1 is the real one. */
-static int sb_resume(lua_State *L)
+/* coroutine.resume and coroutine.close (upvalue 1, the real one): false and an error,
+ * unless a limit stopped the coroutine (a __close, for close), which goes on up. */
+static int sb_coroutine(lua_State *L)
 {
 	int n = lua_gettop(L);
 
@@ -258,19 +259,6 @@ static int sb_getmetatable(lua_State *L)
 	if (lua_rawget(L, -2) == LUA_TNIL)
 		lua_pop(L, 2);
 	return 1;
-}
-
-/* coroutine.close: upvalue 1 is the real one; a stop in a __close goes on up. */
-static int sb_close(lua_State *L)
-{
-	int n = lua_gettop(L);
-
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_insert(L, 1);
-	lua_call(L, n, LUA_MULTRET);
-	if (!lua_toboolean(L, 1) && limits_uncatchable(L, LUA_ERRRUN))
-		return reraise(L);
-	return lua_gettop(L);
 }
 
 /*
@@ -413,10 +401,10 @@ static void add_libs(lua_State *L, int env)
 
 	lua_getfield(L, env, LUA_COLIBNAME);
 	lua_getfield(L, -1, "resume");
-	lua_pushcclosure(L, sb_resume, 1);
+	lua_pushcclosure(L, sb_coroutine, 1);
 	lua_setfield(L, -2, "resume");
 	lua_getfield(L, -1, "close");
-	lua_pushcclosure(L, sb_close, 1);
+	lua_pushcclosure(L, sb_coroutine, 1);
 	lua_setfield(L, -2, "close");
 	lua_pop(L, 1);
 }
