@@ -4,9 +4,12 @@
  * string (without dump), table, math, utf8, coroutine, and os.time/clock/date/difftime.
  * There is no io, no package or require, no debug, no dofile or loadfile; `load` only
  * takes text and defaults to this environment; binary chunks are refused everywhere.
- * pcall, xpcall and coroutine.resume re-raise a stop by the limits (limits.c), so a
- * script cannot catch its way past the instruction budget, the memory cap or Ctrl-C;
- * setmetatable runs a script's __gc in a coroutine, where the limits' hook works.
+ * pcall, xpcall, coroutine.resume and close, and load's reader re-raise a stop by the
+ * limits (limits.c), so a script cannot catch its way past the instruction budget, the
+ * memory cap or Ctrl-C; setmetatable runs a script's __gc in a coroutine, where the
+ * limits' hook works. getmetatable shows no metatable of the program's own (strings,
+ * handles). Each environment has its own copy of the module table, and dot() writes only
+ * into --write-dir.
  *
  * The host's own global table keeps the full base library; nothing in the environment
  * leads back to it.
