@@ -127,6 +127,7 @@ assert "refcount_t: underflow" in next(
     if c.find("failure") is not None).find("failure").text
 noisy = case("binary-output").find("failure").text
 assert "caf\ufffd" in noisy and "\x00" not in noisy, noisy[:300]
+assert noisy.split("\n[... ")[0].endswith("\u20ac"), "cut on a character boundary"
 assert case("good-noisy").find("properties") is not None
 PY
 
