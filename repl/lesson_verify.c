@@ -50,14 +50,27 @@ static void *grow(void *array, int n, size_t elem)
 	return p;
 }
 
+/* "@dir/@name", malloc'd: paths are as long as the file system allows. */
+static char *join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *path = malloc(a + b + 2);
+
+	if (!path) {
+		kobj_message(KOBJ_PROGNAME, "out of memory");
+		exit(KOBJ_EXIT_LUA);
+	}
+	memcpy(path, dir, a);
+	path[a] = '/';
+	memcpy(path + a + 1, name, b + 1);
+	return path;
+}
+
 static void not_graded(struct class *k, const char *student, const char *name,
 		       const char *reason)
 {
-	char path[8400];
-
-	snprintf(path, sizeof(path), "%s%s%s", student ? student : "", student ? "/" : "", name);
 	k->skipped = grow(k->skipped, k->nskipped, sizeof(*k->skipped));
-	k->skipped[k->nskipped].path = xstrdup(path);
+	k->skipped[k->nskipped].path = student ? join(student, name) : xstrdup(name);
 	k->skipped[k->nskipped++].reason = xstrdup(reason);
 }
 
@@ -138,30 +151,40 @@ static char **names_in(const char *dir, int *count)
 	return names ? names : calloc(1, sizeof(*names));
 }
 
+/* The index of the lesson whose file is named @name ("01-refcounts.lua"), or -1. */
+static int lesson_of(const struct course *c, const char *name)
+{
+	for (int i = 0; i < c->count; i++) {
+		size_t n = strlen(c->lessons[i].slug);
+		if (strncmp(name, c->lessons[i].slug, n) == 0 && strcmp(name + n, ".lua") == 0)
+			return i;
+	}
+	return -1;
+}
+
 /* The student's files: a cell per lesson, and the rest listed as not graded. */
 static void list_files(const struct course *c, struct class *k, const char *dir, int s)
 {
-	char path[8400], reason[256];
+	char reason[256];
 	int n = 0;
 	char **names = names_in(dir, &n);
 	struct stat st;
 
 	for (int j = 0; j < n; j++) {
-		int i = 0;
-		snprintf(path, sizeof(path), "%s/%s", dir, names[j]);
-		while (i < c->count && !(strncmp(names[j], c->lessons[i].slug, strlen(c->lessons[i].slug)) == 0 &&
-					 strcmp(names[j] + strlen(c->lessons[i].slug), ".lua") == 0))
-			i++;
-		if (i < c->count && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-			k->cells[s * c->count + i].file = xstrdup(path);
-		else if (i < c->count)
+		int i = lesson_of(c, names[j]);
+		char *path = join(dir, names[j]);
+		if (i >= 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			k->cells[s * c->count + i].file = path;
+			path = NULL;
+		} else if (i >= 0) {
 			not_graded(k, k->students[s], names[j], "not a regular file");
-		else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		} else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			not_graded(k, k->students[s], names[j], "a folder inside a student's folder");
-		else {
+		} else {
 			why_not(c, names[j], reason, sizeof(reason));
 			not_graded(k, k->students[s], names[j], reason);
 		}
+		free(path);
 		free(names[j]);
 	}
 	free(names);
@@ -170,7 +193,6 @@ static void list_files(const struct course *c, struct class *k, const char *dir,
 /* Return: 0, or -1 with errno set when @dir cannot be read. */
 static int list_class(const struct course *c, const char *dir, struct class *k)
 {
-	char path[8400];
 	int n = 0;
 	char **names = names_in(dir, &n);
 	struct stat st;
@@ -178,7 +200,7 @@ static int list_class(const struct course *c, const char *dir, struct class *k)
 	if (!names)
 		return -1;
 	for (int j = 0; j < n; j++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[j]);
+		char *path = join(dir, names[j]);
 		if (names[j][0] == '.')
 			not_graded(k, NULL, names[j], "a hidden name");
 		else if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -187,17 +209,23 @@ static int list_class(const struct course *c, const char *dir, struct class *k)
 			k->students = grow(k->students, k->nstudents, sizeof(*k->students));
 			k->students[k->nstudents++] = xstrdup(names[j]);
 		}
+		free(path);
 		free(names[j]);
 	}
 	free(names);
 	k->cells = calloc((size_t)k->nstudents * (size_t)c->count + 1, sizeof(*k->cells));
+	if (!k->cells) {
+		kobj_message(KOBJ_PROGNAME, "out of memory");
+		exit(KOBJ_EXIT_LUA);
+	}
 	for (int s = 0; s < k->nstudents; s++) {
 		for (int i = 0; i < c->count; i++) {
 			k->cells[s * c->count + i].student = s;
 			k->cells[s * c->count + i].lesson = i;
 		}
-		snprintf(path, sizeof(path), "%s/%s", dir, k->students[s]);
+		char *path = join(dir, k->students[s]);
 		list_files(c, k, path, s);
+		free(path);
 	}
 	return 0;
 }
@@ -492,20 +520,18 @@ static int write_report(const char *dir, const char *name, const struct course *
 			const struct class *k,
 			void (*fn)(FILE *, const struct course *, const struct class *))
 {
-	char path[4200];
-	FILE *f;
+	char *path = join(dir, name);
+	FILE *f = fopen(path, "w");
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
 	if (f)
 		fn(f, c, k);
 	if (!f || fclose(f) != 0) {
-		char msg[4400];
-		snprintf(msg, sizeof(msg), "%s: %s", path, strerror(errno));
-		kobj_message(KOBJ_PROGNAME, msg);
+		fprintf(stderr, "%s: %s: %s\n", KOBJ_PROGNAME, path, strerror(errno));
+		free(path);
 		return -1;
 	}
 	printf("wrote %s\n", path);
+	free(path);
 	return 0;
 }
 
@@ -537,9 +563,7 @@ int lesson_verify(lua_State *L, const struct course *c, int argc, char **argv)
 	if (status != 0)
 		return status;
 	if (list_class(c, o.dir, &k) != 0) {
-		char msg[4400];
-		snprintf(msg, sizeof(msg), "%s: %s", o.dir, strerror(errno));
-		kobj_message(KOBJ_PROGNAME, msg);
+		fprintf(stderr, "%s: %s: %s\n", KOBJ_PROGNAME, o.dir, strerror(errno));
 		return KOBJ_EXIT_USAGE;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
