@@ -58,7 +58,7 @@ static void record(struct kl_ctx *ctx, lua_State *L, int status, unsigned obj,
 	char *message = format("%s raised a Lua error: %.*s", what, head, err);
 	char *explanation = format("%s%s%s", consequence, tb ? "\n" : "", tb ? tb + 1 : "");
 
-	kobj_note_origin(ctx->file, ctx->line);
+	kobj_note_origin_in(ctx->file, ctx->line, ctx->func);
 	kobj_diag_record(ctx->world, KOBJ_DIAG_CALLBACK_ERROR, obj,
 			 message ? message : "a Lua callback raised an error",
 			 explanation ? explanation : consequence);

@@ -196,6 +196,7 @@ struct kl_ctx {
 	struct kl_string *strings;
 	const char *file;       /* the origin of the binding call in progress */
 	int line;
+	const char *func;       /* the function it is in, as a traceback names it */
 	void (*on_diag)(const struct kobj_diag *d, void *ctx);
 	void *on_diag_ctx;
 };

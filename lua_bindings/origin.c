@@ -2,6 +2,7 @@
  * Origins: every kernel-named call made from Lua is noted with the calling script's
  * file:line, so the event log, diagnostics and leak reports say where it happened.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,19 +43,35 @@ static const char *chunk_name(const lua_Debug *ar)
 	return ar->short_src;
 }
 
+/* The function of a frame as a traceback names it: "probe" or "function <lesson.lua:12>",
+ * interned; NULL for the main chunk (the ledger takes a file's NULLs as one function). */
+static const char *func_name(lua_State *L, struct kl_ctx *ctx, const lua_Debug *ar,
+			     const char *file)
+{
+	char anon[300];
+	if (ar->name && *ar->namewhat)
+		return kl_intern(L, ctx, ar->name);
+	if (strcmp(ar->what, "main") == 0)
+		return NULL;
+	snprintf(anon, sizeof(anon), "function <%s:%d>", file, ar->linedefined);
+	return kl_intern(L, ctx, anon);
+}
+
 void kl_note(lua_State *L, struct kl_ctx *ctx)
 {
 	lua_Debug ar;
 
 	ctx->file = NULL;
 	ctx->line = 0;
+	ctx->func = NULL;
 	/* Level 1 is whoever called the binding; C functions (pcall, metamethod glue) are
 	 * skipped up to the first Lua function. */
 	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		if (!lua_getinfo(L, "Sl", &ar) || strcmp(ar.what, "C") == 0)
+		if (!lua_getinfo(L, "Sln", &ar) || strcmp(ar.what, "C") == 0)
 			continue;
 		ctx->file = kl_intern(L, ctx, chunk_name(&ar));
 		ctx->line = ar.currentline > 0 ? ar.currentline : 0;
+		ctx->func = func_name(L, ctx, &ar, ctx->file);
 		return;
 	}
 }
@@ -63,7 +80,7 @@ void kl_enter(lua_State *L, struct kl_ctx *ctx)
 {
 	kl_note(L, ctx); /* the last step that may raise */
 	kobj_world_use(ctx->world);
-	kobj_note_origin(ctx->file, ctx->line);
+	kobj_note_origin_in(ctx->file, ctx->line, ctx->func);
 	ctx->busy++;
 }
 

@@ -112,16 +112,20 @@ struct kset *(kset_create_and_add)(const char *name, const struct kset_uevent_op
 
 /* ========================================================================= built-ins */
 
+/* Each made where Linux makes it at boot, so logs and reports say where it came from. */
 static const struct {
 	const char *name;
 	int parent; /* an enum kobj_builtin, or -1 for /sys */
+	const char *file, *func;
 } builtins[KOBJ_BUILTIN_COUNT] = {
-	[KOBJ_BUILTIN_KERNEL] = { "kernel", -1 },
-	[KOBJ_BUILTIN_MM] = { "mm", KOBJ_BUILTIN_KERNEL },
-	[KOBJ_BUILTIN_FS] = { "fs", -1 },
-	[KOBJ_BUILTIN_FIRMWARE] = { "firmware", -1 },
-	[KOBJ_BUILTIN_POWER] = { "power", -1 },
-	[KOBJ_BUILTIN_HYPERVISOR] = { "hypervisor", -1 },
+	[KOBJ_BUILTIN_KERNEL] = { "kernel", -1, "kernel/ksysfs.c", "ksysfs_init" },
+	[KOBJ_BUILTIN_MM] = { "mm", KOBJ_BUILTIN_KERNEL, "mm/mm_init.c", "mm_sysfs_init" },
+	[KOBJ_BUILTIN_FS] = { "fs", -1, "fs/namespace.c", "mnt_init" },
+	[KOBJ_BUILTIN_FIRMWARE] = { "firmware", -1, "drivers/base/firmware.c",
+				    "firmware_init" },
+	[KOBJ_BUILTIN_POWER] = { "power", -1, "kernel/power/main.c", "pm_init" },
+	[KOBJ_BUILTIN_HYPERVISOR] = { "hypervisor", -1, "drivers/base/hypervisor.c",
+				      "hypervisor_init" },
 };
 
 struct kobject *kobj_builtin_kobj(enum kobj_builtin which)
@@ -138,7 +142,9 @@ struct kobject *kobj_builtin_kobj(enum kobj_builtin which)
 	struct kobject *parent = builtins[which].parent < 0
 					 ? NULL
 					 : kobj_builtin_kobj((enum kobj_builtin)builtins[which].parent);
-	struct kcall c = kobj_call_in(w, 0, "kobject_create_and_add");
+	struct kcall c = kobj_call_in(w, kobj_site(w, builtins[which].file, 0,
+						     builtins[which].func),
+				      "kobject_create_and_add");
 	struct kobject *kobj = create_and_add(&c, builtins[which].name, parent);
 	struct kobj_record *made = kobj_rec_of(w, kobj);
 	m->builtin[which] = made ? made->id : 0;

@@ -209,12 +209,16 @@ void kobj_report_ref_put_twice(struct kcall *c, const struct kobj_record *r,
 		    kobj_xstrdup("refcount_t: underflow; use-after-free."),
 		    kobj_xasprintf("%s() at %s dropped, through the same reference, the "
 				   "reference to '%s' taken at %s, which was already dropped at "
-				   "%s. Other references keep the count above zero, so a kernel "
-				   "would notice only later, when the last holder's put finds "
-				   "nothing left. The sandbox ignored this put.", kcall_now(c),
+				   "%s. %s The sandbox ignored this put.", kcall_now(c),
 				   kobj_site_where(c->w, c->site, where), r->name,
 				   took ? kobj_site_where(c->w, took, taken) : "an earlier line",
-				   at ? kobj_site_where(c->w, at, dropped) : "an earlier line"));
+				   at ? kobj_site_where(c->w, at, dropped) : "an earlier line",
+				   r->released ? "No references were left after that put: the "
+						 "object was released, so this put reaches freed "
+						 "memory, and a kernel finds its count at zero."
+					       : "Other references keep the count above zero, so a "
+						 "kernel would notice only later, when the last "
+						 "holder's put finds nothing left."));
 }
 
 void kobj_report_no_release(struct kcall *c, struct kobj_record *r)

@@ -197,12 +197,16 @@ void kobj_put_as(struct kcall *c, struct kobject *kobj)
 {
 	struct kobj_world *w = c->w;
 	unsigned long long token = w->next_put;
+	unsigned token_obj = w->next_put_obj;
 	unsigned e;
 
 	w->next_put = 0;
+	w->next_put_obj = 0;
 	if (!kobj)
 		return;
 	struct kobj_record *r = kobj_rec_of(w, kobj);
+	if (r && token_obj && token_obj != r->id)
+		token = 0; /* a tracker freed for another object: this put picks its own */
 	if (!r) {
 		kobj_report_put_uninit(c, kobj);
 		return;
@@ -672,6 +676,7 @@ void (kobject_unregister)(struct kobject *kobj)
 void kobj_next_put(struct kobj_world *w, unsigned long long token)
 {
 	w->next_put = token;
+	w->next_put_obj = 0;
 }
 
 unsigned long long kobj_last_ref(const struct kobj_world *w)

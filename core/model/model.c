@@ -34,6 +34,7 @@ static void free_model(struct kobj_world *w, void *state)
 	kobj_xfree(m->ktype_names);
 	free_builtins(w, m);
 	kobj_modules_free(w);
+	kobj_trackers_free(w);
 	kobj_events_free(w);
 	kobj_trace_free(w);
 	kobj_quarantine_free(w);

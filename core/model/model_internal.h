@@ -184,6 +184,7 @@ enum kobj_diag_kind kobj_rc_diag_kind(int event);
 struct kobj_pending;
 struct kobj_trace;
 struct kobj_quarantine;
+struct kobj_trackers;
 
 struct kobj_model {
 	/* DEBUG_KOBJECT and DEBUG_KOBJECT_RELEASE */
@@ -216,6 +217,8 @@ struct kobj_model {
 	unsigned in_callback;
 	/* the simulated threads (sched.h), or NULL */
 	struct kobj_sched *sched;
+	/* ref_tracker directories and trackers, or NULL */
+	struct kobj_trackers *trackers;
 };
 
 /* The world's model state, made if missing. */
@@ -253,6 +256,7 @@ void kobj_quarantine_free(struct kobj_world *w);
 /* ======================================================================= modules */
 
 void kobj_modules_free(struct kobj_world *w);
+void kobj_trackers_free(struct kobj_world *w);
 void kobj_trace_free(struct kobj_world *w);
 void kobj_events_free(struct kobj_world *w);
 

@@ -6,6 +6,7 @@
 
 typedef unsigned int gfp_t;
 #define GFP_KERNEL 0x0cc0u
+#define GFP_ATOMIC 0x0820u
 
 /* kmalloc() - Return: memory, or NULL when the world's fault injection says so. */
 void *kmalloc(size_t size, gfp_t flags);

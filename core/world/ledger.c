@@ -135,7 +135,8 @@ static int rank(const struct kobj_world *w, const struct kobj_ledger_entry *x,
 		const struct kobj_site_entry *at, bool lua)
 {
 	const struct kobj_site_entry *took = site_entry(w, x->site);
-	bool same_func = at && took && at->func && took->func == at->func &&
+	/* a script's main chunk has no name: in one file, it is one function */
+	bool same_func = at && took && (at->func || lua) && took->func == at->func &&
 			 took->file == at->file;
 	bool same_file = at && took && took->file == at->file;
 	bool creator = x->kind == KOBJ_REF_CREATOR;
@@ -219,6 +220,14 @@ unsigned kobj_ledger_entry_of(const struct kobj_world *w, unsigned long long tok
 	    w->refs[e].serial != (uint32_t)token)
 		return 0;
 	return e;
+}
+
+unsigned kobj_ledger_object_of(const struct kobj_world *w, unsigned long long token)
+{
+	unsigned e = (unsigned)(token >> 32);
+	if (e == 0 || e >= w->nrefs || w->refs[e].serial != (uint32_t)token)
+		return 0;
+	return w->refs[e].obj;
 }
 
 void kobj_ledger_track(struct kobj_world *w, unsigned e, bool tracked)

@@ -209,7 +209,10 @@ const char *kobj_where(struct kobj_origin o, char buf[256])
 {
 	if (!o.file)
 		return "an unknown place";
-	snprintf(buf, 256, "%s:%d", o.file, o.line);
+	if (o.line == 0 && o.func) /* made at boot: no line of the user's */
+		snprintf(buf, 256, "%s:%s()", o.file, o.func);
+	else
+		snprintf(buf, 256, "%s:%d", o.file, o.line);
 	return buf;
 }
 

@@ -78,7 +78,8 @@ static inline void kobj_note_site_id(unsigned site)
 unsigned kobj_site(struct kobj_world *w, const char *file, int line, const char *func);
 /* kobj_site_origin() - the place a site id stands for ({NULL, 0, NULL} for 0). */
 struct kobj_origin kobj_site_origin(const struct kobj_world *w, unsigned site);
-/* kobj_where() - "demo.c:12", or "an unknown place"; @buf holds 256 bytes. */
+/* kobj_where() - "demo.c:12", "kernel/ksysfs.c:ksysfs_init()" for what boot made, or
+ * "an unknown place"; @buf holds 256 bytes. */
 const char *kobj_where(struct kobj_origin o, char buf[256]);
 /* kobj_site_where() - kobj_where() of a site id. */
 const char *kobj_site_where(const struct kobj_world *w, unsigned site, char buf[256]);

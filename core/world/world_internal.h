@@ -85,6 +85,7 @@ struct kobj_world {
 	bool site_from_c;       /* the last site taken came from a C call site's note */
 	unsigned long long last_take; /* token of the last reference taken (kobj_ledger_token) */
 	unsigned long long next_put; /* a token the next put must drop (ref_tracker), or 0 */
+	unsigned next_put_obj;       /* ... only if it is a put on this object (0: any) */
 
 	unsigned fail_alloc_in; /* 0: off; n: the nth allocation from now fails */
 	unsigned thread;        /* the simulated thread running now (0: the only one) */
@@ -208,6 +209,8 @@ enum kobj_pick kobj_ledger_pick(const struct kobj_world *w, const struct kobj_re
 unsigned long long kobj_ledger_token(const struct kobj_world *w, unsigned e);
 unsigned kobj_ledger_entry_of(const struct kobj_world *w, unsigned long long token,
 			      unsigned obj);
+/* The object whose outstanding reference @token names, or 0. */
+unsigned kobj_ledger_object_of(const struct kobj_world *w, unsigned long long token);
 /* kobj_ledger_creator() - the creator's reference on @obj, if still held (0). */
 unsigned kobj_ledger_creator(const struct kobj_world *w, const struct kobj_record *obj);
 /* kobj_ledger_find() - the entry with @serial on @obj still outstanding, or 0. */

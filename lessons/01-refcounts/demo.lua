@@ -40,19 +40,22 @@ predict("After kobject_init, what is the refcount of 'e1000-0'?",
         "kobject_init sets it to 1: that reference belongs to the code that created it.")
 show_log()
 
+local user
 step("Someone else takes a reference")
 do
   -- An interrupt handler, a timer, an open file: anyone that keeps a pointer to the
   -- adapter after the creator might let go. kobject_get() returns the kobject, or nil.
-  local kobj = kobject_get(e1000.kobj)
-  assert(kobj == e1000.kobj, "kobject_get failed")
+  -- What it returns is a reference handle: the same object (==, fields, methods), which
+  -- also remembers which reference it carries.
+  user = kobject_get(e1000.kobj)
+  assert(user == e1000.kobj, "kobject_get failed")
 end
 predict("And after kobject_get?", function() return e1000.kobj.refcount end,
         "kobject_get adds one reference, for the other user: 1 + 1.")
 
 step("The other user is done with it")
 do
-  kobject_put(e1000.kobj)
+  kobject_put(user) -- through its handle: exactly the reference that user took
 end
 predict("After that user's kobject_put, has the release method run?",
         function() return e1000.rx_ring and "no" or "yes" end,

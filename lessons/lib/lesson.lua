@@ -100,23 +100,26 @@ function expect.call(what, fn, ...)
 end
 
 -- held(obj): the references still outstanding on @obj (a kobject or module handle,
--- released or not, or a record from objects() or leaks()), oldest first, one line each
--- as leaks() words them, indented by two spaces; "" when there are none.
-local function held_by(obj)
-  local lines = {}
-  for _, l in ipairs(leaks()) do
-    if l.id == obj.id then
-      for _, ref in ipairs(l.refs) do lines[#lines + 1] = "  " .. ref.text end
-    end
-  end
-  return table.concat(lines, "\n")
+-- released or not, or a record from objects() or leaks()), oldest first, as records of
+-- the ledger: {kind=, holder=, op=, file=, line=, func=, serial=, tracked=, text=}. As a
+-- string (tostring, "%s") it is one line per reference, indented by two spaces; "" when
+-- there are none.
+local Held = {
+  __tostring = function(refs)
+    local lines = {}
+    for i, ref in ipairs(refs) do lines[i] = "  " .. ref.text end
+    return table.concat(lines, "\n")
+  end,
+}
+
+function held(obj)
+  return setmetatable(references(type(obj) == "table" and obj.id or obj), Held)
 end
-held = held_by
 
 -- "\nstill held:" and the references still outstanding on @obj, or "" if there are none.
 local function still_held(obj)
-  local lines = held_by(obj)
-  return lines ~= "" and "\nstill held:\n" .. lines or ""
+  local refs = held(obj)
+  return #refs > 0 and "\nstill held:\n" .. tostring(refs) or ""
 end
 
 -- The options that expect.released, expect.drops and expect.takes take last:

@@ -52,9 +52,10 @@ function lesson_results() end
 ---@param expectation function
 function advise(text, expectation, ...) end
 
----The references still outstanding on @obj, one line each; "" when there are none.
+---The references still outstanding on @obj, oldest first, as the ledger keeps them. As a
+---string: one line each; "" when there are none.
 ---@param obj kobject|kset|subsystem|module|kobj_leak|kobj_record
----@return string
+---@return kobj_ref[]
 function held(obj) end
 
 ---Runs fn(...); returns the events it added to the log, then what fn returned.

@@ -47,6 +47,14 @@ for dir in "$KOBJ_LESSONS"/[0-9][0-9]-*/; do
 		passed=$((passed + 1))
 	fi
 done
+# Lesson 1's leak report names the get that nobody put: open_device()'s, line 43, taken
+# on the path that returns -EBUSY (not kobject_init's, whose reference was put).
+exercise=$KOBJ_LESSONS/01-refcounts/exercise.lua
+sed -n 43p "$exercise" | grep -q "kobject_get(dev.kobj)" || fail "line 43 of lesson 1 moved"
+out=$("$kobj" lesson --dir "$work" check 1 "$exercise" 2>&1)
+if grep -q "get, taken at [^ ]*exercise.lua:43 by kobject_get in open_device, never put" <<<"$out"
+then passed=$((passed + 1)); else fail "lesson 1's report does not name line 43"; echo "$out"; fi
+
 [ "$passed" -ge 36 ] || fail "only $passed lesson runs: are the lessons installed?"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

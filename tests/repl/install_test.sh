@@ -27,9 +27,13 @@ kobj=$prefix/bin/kobj
 completion=$prefix/share/bash-completion/completions/kobj
 [ -s "$completion" ] || fail "no bash completion"
 
+# The lesson numbers the course has, as completion sorts them.
+numbers=$(ls "$prefix/share/kobj/course" | sed -n 's/^0*\([0-9][0-9]*\)-.*/\1/p' | sort)
+last=$(sort -n <<<"$numbers" | tail -1)
+
 # The installed program finds its course from anywhere, and names files shortly.
 out=$(cd / && "$kobj" lesson list 2>&1) || fail "installed lesson list"
-has " 18  "
+has " $last  "
 out=$(cd / && "$kobj" lesson run 9 </dev/null 2>&1) || fail "installed lesson run"
 has "initialised at 09-find-the-leak/demo.lua:"
 grep -qF "$prefix" <<<"$out" && fail "a path of the installation in what the student reads"
@@ -48,9 +52,9 @@ for w in list next show run edit check watch hint reset verify --dir; do has "$w
 out=$(complete_words "$kobj" lesson w)
 [ "$out" = "watch " ] || fail "lesson w completes to '$out'"
 out=$(complete_words "$kobj" lesson check "")
-[ "$out" = "$(seq 1 18 | sort | tr '\n' ' ')" ] || fail "lesson check offers '$out'"
+[ "$out" = "$(tr '\n' ' ' <<<"$numbers")" ] || fail "lesson check offers '$out'"
 out=$(complete_words "$kobj" --max-memory 64 lesson --dir /tmp edit 1)
-[ "$out" = "1 10 11 12 13 14 15 16 17 18 " ] || fail "lesson --dir D edit 1 offers '$out'"
+[ "$out" = "$(grep '^1' <<<"$numbers" | tr '\n' ' ')" ] || fail "lesson --dir D edit 1 offers '$out'"
 out=$(complete_words "$kobj" lesson reset 3 --f)
 [ "$out" = "--force " ] || fail "lesson reset 3 offers '$out'"
 
