@@ -151,6 +151,12 @@ int repl_run(lua_State *L);
 /* ---------------------------------------------------------------------- complete.c */
 
 void complete_init(lua_State *L);
+/*
+ * complete_collect() - a lua_CFunction: the candidates for the line up to the cursor
+ * (argument 1) whose word starts at byte (argument 2); returns an array of strings that
+ * replace the word. Needs no readline (the browser's prompt calls it too).
+ */
+int complete_collect(lua_State *L);
 /* Whether the line being read continues a statement (changes what ':' means). */
 void complete_set_continuation(bool continuation);
 
