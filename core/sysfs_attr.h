@@ -11,10 +11,14 @@
 #ifndef KOBJ_SYSFS_ATTR_H
 #define KOBJ_SYSFS_ATTR_H
 
+#include <limits.h>
 #include <sys/types.h>
 
 #include "core/kobject.h"
 
+/* The kernel's page, whatever the C library calls a page (WebAssembly's are 64 KiB):
+ * <limits.h> comes first so that it cannot redefine it later. */
+#undef PAGE_SIZE
 #define PAGE_SIZE 4096
 
 typedef unsigned short umode_t;
