@@ -49,7 +49,7 @@ lua_flags=("${cflags[@]}" -w -I"$tmp/include")
 our_flags=("${cflags[@]}" -std=c11 -D_POSIX_C_SOURCE=200809L -DKOBJ_NO_READLINE -Wall -Wextra
 	-Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 	-Wno-format-nonliteral -Wno-constant-conversion
-	-I"$tmp/include" -I"$lua" "${flags[@]}")
+	-I"$(dirname "$0")/include" -I"$tmp/include" -I"$lua" "${flags[@]}")
 web_flags=("${our_flags[@]}" -Werror)
 
 # One line per object: "kind object source"; two compilers at a time (2 shared cores).

@@ -5,7 +5,6 @@
  * timeline, `:dot` and dot("x.svg") need nothing else. Pictures are written to the
  * worker's in-memory files; PNG and PDF are not made here.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +52,7 @@ static int write_text(const char *file, const char *text, char *err, size_t errl
 	FILE *f = fopen(file, "w");
 
 	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		snprintf(err, errlen, "%s: cannot write it in the browser's files", file);
 		return -1;
 	}
 	return 0;

@@ -26,6 +26,7 @@
 #include "repl/web/web.h"
 
 #define EOFMARK "<eof>"
+#define INCOMPLETE (-1) /* compile(): the statement goes on (not a Lua status) */
 
 bool kobj_color_stdout = true;
 bool kobj_color_stderr = true;
@@ -39,10 +40,16 @@ static int lines_typed;
 
 /* =========================================================================== opening */
 
+/* Whether a statement or command typed at the prompt runs: only the prompt shows
+ * diagnostics as they happen; a check or a demo reports them itself, as at the terminal. */
+static bool at_prompt;
+
 /* Each diagnostic as it is recorded, as the terminal's prompt shows it. */
 static void show_diag(const struct kobj_diag *d, void *ctx)
 {
 	(void)ctx;
+	if (!at_prompt)
+		return;
 	fflush(stdout);
 	fputs("\x1b[33m", stderr);
 	kobj_diag_print(d, stderr);
@@ -156,7 +163,7 @@ static bool incomplete(lua_State *L, int status)
 }
 
 /* As lua.c: "return <text>;" first, so that an expression prints its value; then the
- * text as a statement. Return: a Lua status (function or error on top) or WEB_MORE. */
+ * text as a statement. Return: a Lua status (function or error on top) or INCOMPLETE. */
 static int compile(lua_State *L, const char *text)
 {
 	int status;
@@ -168,7 +175,7 @@ static int compile(lua_State *L, const char *text)
 		lua_pop(L, 1);
 		status = load_numbered(L, text);
 		if (incomplete(L, status))
-			return WEB_MORE;
+			return INCOMPLETE;
 	}
 	typed(text);
 	return status;
@@ -207,24 +214,26 @@ EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
 	if (!L)
 		return WEB_ERROR;
 	lua_settop(L, 0);
+	at_prompt = true;
 	if (is_command(text)) {
 		typed(text);
 		if (commands_run(L, text) == COMMAND_QUIT)
 			puts("The browser's sandbox stays open: close the tab to leave.");
-		lua_settop(L, 0);
-		return WEB_DONE;
+		status = LUA_OK;
+	} else {
+		status = compile(L, text);
+		if (status == LUA_OK)
+			status = kobj_docall(L, 0, LUA_MULTRET);
+		if (status == LUA_OK)
+			print_results(L, 0);
+		else if (status != INCOMPLETE)
+			kobj_report(L, status, NULL);
 	}
-	status = compile(L, text);
-	if (status == WEB_MORE)
-		return WEB_MORE;
-	if (status == LUA_OK)
-		status = kobj_docall(L, 0, LUA_MULTRET);
-	if (status == LUA_OK)
-		print_results(L, 0);
-	else
-		kobj_report(L, status, NULL);
+	at_prompt = false;
 	lua_settop(L, 0);
 	fflush(stdout);
+	if (status == INCOMPLETE)
+		return WEB_MORE;
 	return status == LUA_OK ? WEB_DONE : WEB_ERROR;
 }
 
