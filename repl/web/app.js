@@ -31,7 +31,8 @@ class Sandbox {
   }
 
   start() {
-    const url = URL.createObjectURL(new Blob([self.KOBJ_WORKER_SOURCE], { type: "text/javascript" }));
+    const source = "(" + self.KOBJ_WORKER.toString() + ")();";
+    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     this.worker = new Worker(url);
     URL.revokeObjectURL(url);
     this.worker.onmessage = (e) => this.onMessage(e.data);

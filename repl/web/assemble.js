@@ -1,9 +1,10 @@
 // Lays out the browser's sandbox as a folder of static files that load nothing from the
 // network and work from file:// as from any web server:
 //   index.html, kobj.css, *.js    the page (repl/web)
-//   worker-source.js              the Web Worker's code as one string: graphviz (viz),
+//   worker-source.js              the Web Worker's code as one function: graphviz (viz),
 //                                 the sandbox compiled by emcc, worker.js; the page starts
-//                                 it from a Blob, since file:// pages cannot load workers
+//                                 its text from a Blob, since file:// pages cannot load
+//                                 workers
 //   course.js                     the lessons the course runs (text, demos, checks, hints)
 //   vendor/                       CodeMirror, the editor
 //   LICENSES.txt                  the licences of everything vendored or compiled in
@@ -87,8 +88,8 @@ function main() {
   }
   const worker = [pick(a.vendor, "viz-global.js"), a.kobj, pick(a.page, "worker.js")]
     .map(read).join("\n;\n");
-  fs.writeFileSync(path.join(out, "worker-source.js"),
-                   "self.KOBJ_WORKER_SOURCE = " + JSON.stringify(worker) + ";\n");
+  // a function, not a string: its text is the code as it is, without a string's escapes
+  fs.writeFileSync(path.join(out, "worker-source.js"), "self.KOBJ_WORKER = function () {\n" + worker + "\n};\n");
   fs.writeFileSync(path.join(out, "course.js"),
                    "self.KOBJ_COURSE = " + JSON.stringify(course(a.lesson), null, 0) + ";\n");
   for (const suffix of ["codemirror/lib/codemirror.js", "codemirror/lib/codemirror.css",
