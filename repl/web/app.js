@@ -89,7 +89,8 @@ class Sandbox {
     const p = this.queue.then(run);
     this.queue = p.catch(() => {});
     return p.then((m) => {
-      if (m.failure && !m.restarted) printSink("err", `kobj: ${m.failure}`);
+      if (m.dead && cmd !== "open") this.restart(`The sandbox failed (${m.failure})`);
+      else if (m.failure && !m.restarted) printSink("err", `kobj: ${m.failure}`);
       return m;
     });
   }
@@ -332,6 +333,8 @@ function wire() {
     stateOf(lesson).hints = Math.min(stateOf(lesson).hints + 1, lesson.hints.length);
     saveProgress();
     showHints();
+    const shown = $("hints").lastElementChild;
+    if (shown) shown.scrollIntoView({ block: "nearest" });
   });
   $("load").addEventListener("click", async () => {
     await cancelDemo();

@@ -89,7 +89,9 @@ onmessage = async (e) => {
     if (!fn) throw new Error(`unknown request '${req.cmd}'`);
     answer = await fn(req);
   } catch (err) {
-    answer = { failure: String(err && err.message ? err.message : err) };
+    // An exception out of the WebAssembly (an abort, JavaScript's own stack running out)
+    // leaves the sandbox half-way through a call: the page starts a fresh one.
+    answer = { failure: String(err && err.message ? err.message : err), dead: req.cmd in commands };
   }
   flush();
   postMessage(Object.assign({ id: req.id, type: "done" }, answer));
