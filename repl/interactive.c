@@ -32,7 +32,6 @@
 #define PROMPT1 "kobj> "
 #define PROMPT2 "  ... "
 #define HISTORY_SIZE 1000
-#define EOFMARK "<eof>"
 
 /* What loadline() got besides a Lua status. */
 enum { LINE_EOF = -1, LINE_SKIP = -2, LINE_QUIT = -3 };
@@ -274,46 +273,18 @@ static char *read_input(lua_State *L, bool first, bool *cancelled)
 
 /* ====================================================================== compiling lines */
 
-/* A syntax error at <eof> means the statement goes on; its message is popped. */
-static bool incomplete(lua_State *L, int status)
-{
-	size_t len, mark = sizeof(EOFMARK) - 1;
-	const char *msg;
-
-	if (status != LUA_ERRSYNTAX)
-		return false;
-	msg = lua_tolstring(L, -1, &len);
-	if (msg && len >= mark && strcmp(msg + len - mark, EOFMARK) == 0) {
-		lua_pop(L, 1);
-		return true;
-	}
-	return false;
-}
-
 /* Lines typed so far: each statement is compiled as if it followed them all, so the
  * origins the log and diagnostics show (stdin:12) count the session's lines. */
 static int lines_typed;
 
 static void typed(const char *text)
 {
-	lines_typed++;
-	for (; *text; text++)
-		lines_typed += *text == '\n';
+	lines_typed += chunk_count_lines(text);
 }
 
 static int load_numbered(lua_State *L, const char *text, size_t len)
 {
-	luaL_Buffer b;
-	char *pad = luaL_buffinitsize(L, &b, (size_t)lines_typed + len);
-
-	memset(pad, '\n', (size_t)lines_typed);
-	memcpy(pad + lines_typed, text, len);
-	luaL_pushresultsize(&b, (size_t)lines_typed + len);
-	size_t n;
-	const char *numbered = lua_tolstring(L, -1, &n);
-	int status = sandbox_loadbuffer(L, numbered, n, "=stdin");
-	lua_remove(L, -2);
-	return status;
+	return chunk_load_numbered(L, text, len, lines_typed);
 }
 
 /* The line on top as "return <line>;". Return: its status; on success the function
@@ -346,7 +317,7 @@ static int multiline(lua_State *L)
 		bool cancelled;
 		char *more;
 
-		if (!incomplete(L, status)) {
+		if (!chunk_incomplete(L, status)) {
 			history_keep(text);
 			typed(text);
 			lua_remove(L, -2);
@@ -420,19 +391,6 @@ static void show_diag(const struct kobj_diag *d, void *ctx)
 	fflush(stderr);
 }
 
-/* Prints the results above @base through print_values, protected. */
-static void print_results(lua_State *L, int base)
-{
-	int n = lua_gettop(L) - base;
-
-	if (n <= 0)
-		return;
-	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
-	lua_pushcfunction(L, print_values);
-	lua_insert(L, base + 1);
-	kobj_report(L, kobj_docall(L, n, 0), NULL);
-}
-
 int repl_run(lua_State *L)
 {
 	int base = lua_gettop(L);
@@ -457,7 +415,7 @@ int repl_run(lua_State *L)
 		if (status == LUA_OK)
 			status = kobj_docall(L, 0, LUA_MULTRET);
 		if (status == LUA_OK)
-			print_results(L, base);
+			chunk_print_results(L, base);
 		else if (status != LINE_SKIP)
 			kobj_report(L, status, NULL);
 		lua_settop(L, base);

@@ -2,7 +2,7 @@
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
  * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
- * environment), print.c (showing values), run.c (`kobj run`, -e, standard input),
+ * environment), chunk.c (compiling what is typed, printing its results), print.c (showing values), run.c (`kobj run`, -e, standard input),
  * interactive.c (the readline loop), complete.c (tab completion), commands.c (:help ...).
  */
 #ifndef KOBJ_REPL_KOBJ_H
@@ -128,6 +128,22 @@ void sandbox_push_env(lua_State *L);
  */
 int sandbox_loadbuffer(lua_State *L, const char *s, size_t len, const char *chunkname);
 int sandbox_loadfile(lua_State *L, const char *path);
+
+/* ------------------------------------------------------------------------- chunk.c */
+
+/* The lines of @text: one more than its newlines. */
+int chunk_count_lines(const char *text);
+/*
+ * chunk_load_numbered() - compile @text (@len bytes) in the sandbox, named "=stdin", as
+ * if it followed @lines_before lines, so that its origins count the session's lines
+ * Return: a lua_load status; the function or the error message is pushed.
+ */
+int chunk_load_numbered(lua_State *L, const char *text, size_t len, int lines_before);
+/* Whether @status and the message on top say the statement goes on (a syntax error at
+ * <eof>); if so the message is popped. */
+bool chunk_incomplete(lua_State *L, int status);
+/* Prints the values above stack index @base through print_values, protected. */
+void chunk_print_results(lua_State *L, int base);
 
 /* ------------------------------------------------------------------------- print.c */
 
