@@ -1,7 +1,8 @@
 /*
  * The sandbox in a browser: what the Web Worker (worker.js) calls. The host state is the
  * kobj program's own: the same limits (limits.c), environment (sandbox.c), calls
- * (call.c), printing (print.c), colon commands (commands.c) and completion (complete.c).
+ * (call.c), compiling of typed lines (chunk.c), printing (print.c), colon commands
+ * (commands.c) and completion (complete.c).
  * What differs is only the input: the page's prompt hands over a whole statement, and a
  * statement that is not finished yet is answered with WEB_MORE instead of read further.
  *
@@ -25,7 +26,6 @@
 #include "repl/kobj.h"
 #include "repl/web/web.h"
 
-#define EOFMARK "<eof>"
 #define INCOMPLETE (-1) /* compile(): the statement goes on (not a Lua status) */
 
 bool kobj_color_stdout = true;
@@ -121,45 +121,9 @@ EMSCRIPTEN_KEEPALIVE int web_open(double max_instructions, int max_memory_mib)
 
 /* ======================================================================== statements */
 
-static void typed(const char *text)
-{
-	lines_typed++;
-	for (; *text; text++)
-		lines_typed += *text == '\n';
-}
-
-/* Compiles @text as if it followed every line typed before it. */
 static int load_numbered(lua_State *L, const char *text)
 {
-	size_t len = strlen(text), n;
-	luaL_Buffer b;
-	char *pad = luaL_buffinitsize(L, &b, (size_t)lines_typed + len);
-	const char *numbered;
-	int status;
-
-	memset(pad, '\n', (size_t)lines_typed);
-	memcpy(pad + lines_typed, text, len);
-	luaL_pushresultsize(&b, (size_t)lines_typed + len);
-	numbered = lua_tolstring(L, -1, &n);
-	status = sandbox_loadbuffer(L, numbered, n, "=stdin");
-	lua_remove(L, -2);
-	return status;
-}
-
-/* A syntax error at <eof>: the statement goes on. The message is popped. */
-static bool incomplete(lua_State *L, int status)
-{
-	size_t len, mark = sizeof(EOFMARK) - 1;
-	const char *msg;
-
-	if (status != LUA_ERRSYNTAX)
-		return false;
-	msg = lua_tolstring(L, -1, &len);
-	if (msg && len >= mark && strcmp(msg + len - mark, EOFMARK) == 0) {
-		lua_pop(L, 1);
-		return true;
-	}
-	return false;
+	return chunk_load_numbered(L, text, strlen(text), lines_typed);
 }
 
 /* As lua.c: "return <text>;" first, so that an expression prints its value; then the
@@ -174,10 +138,10 @@ static int compile(lua_State *L, const char *text)
 	if (status != LUA_OK) {
 		lua_pop(L, 1);
 		status = load_numbered(L, text);
-		if (incomplete(L, status))
+		if (chunk_incomplete(L, status))
 			return INCOMPLETE;
 	}
-	typed(text);
+	lines_typed += chunk_count_lines(text);
 	return status;
 }
 
@@ -185,19 +149,6 @@ static bool is_command(const char *text)
 {
 	text += strspn(text, " \t");
 	return text[0] == ':' && text[1] != ':';
-}
-
-/* Prints the values above @base through print_values, protected. */
-static void print_results(lua_State *L, int base)
-{
-	int n = lua_gettop(L) - base;
-
-	if (n <= 0)
-		return;
-	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
-	lua_pushcfunction(L, print_values);
-	lua_insert(L, base + 1);
-	kobj_report(L, kobj_docall(L, n, 0), NULL);
 }
 
 /**
@@ -216,7 +167,7 @@ EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
 	lua_settop(L, 0);
 	at_prompt = true;
 	if (is_command(text)) {
-		typed(text);
+		lines_typed += chunk_count_lines(text);
 		if (commands_run(L, text) == COMMAND_QUIT)
 			puts("The browser's sandbox stays open: close the tab to leave.");
 		status = LUA_OK;
@@ -225,7 +176,7 @@ EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
 		if (status == LUA_OK)
 			status = kobj_docall(L, 0, LUA_MULTRET);
 		if (status == LUA_OK)
-			print_results(L, 0);
+			chunk_print_results(L, 0);
 		else if (status != INCOMPLETE)
 			kobj_report(L, status, NULL);
 	}
