@@ -69,6 +69,15 @@ const network = [];
 
 // ======================================================================== the prompt
 
+async function completes(page, typed, want, what) {
+  await page.keyboard.type(typed);
+  await page.keyboard.press("Tab");
+  await page.waitForFunction((w) => document.getElementById("input").value === w, { timeout: 5000 }, want)
+    .catch(() => {});
+  expect(await page.$eval("#input", (e) => e.value) === want, what);
+  await page.keyboard.press("Escape");
+}
+
 async function prompt(page) {
   await typeLine(page, "bus = decl_subsys('bus', new_ktype{ release = function(k) end })");
   await typeLine(page, "subsystem_register(bus)");
@@ -90,18 +99,8 @@ async function prompt(page) {
          "Up brings the whole statement back from the history");
   await page.keyboard.press("Escape");
 
-  await page.keyboard.type("kobject_set_na");
-  await page.keyboard.press("Tab");
-  await page.waitForFunction(() => document.getElementById("input").value === "kobject_set_name",
-                             { timeout: 5000 }).catch(() => {});
-  expect(await page.$eval("#input", (e) => e.value) === "kobject_set_name", "Tab completes a name");
-  await page.keyboard.press("Escape");
-  await page.keyboard.type("ls('/sys/b");
-  await page.keyboard.press("Tab");
-  await page.waitForFunction(() => document.getElementById("input").value === "ls('/sys/bus/",
-                             { timeout: 5000 }).catch(() => {});
-  expect(await page.$eval("#input", (e) => e.value) === "ls('/sys/bus/", "Tab completes a sysfs path");
-  await page.keyboard.press("Escape");
+  await completes(page, "kobject_set_na", "kobject_set_name", "Tab completes a name");
+  await completes(page, "ls('/sys/b", "ls('/sys/bus/", "Tab completes a sysfs path");
 
   await typeLine(page, ":tree");
   expect(await outputMatches(page, /bus +\[subsystem, refcount \d+\]/), ":tree prints the hierarchy");
