@@ -1,5 +1,5 @@
 // The browser's sandbox as a student meets it, in headless Chromium with the network
-// off: the page loads from file://, the prompt works, lesson 1 is done end to end (the
+// off: the page loads from file:// (and from a local web server), the prompt works, lesson 1 is done end to end (the
 // demo's predictions, the exercise failing, the fix typed in the editor, the check
 // passing, progress kept across a reload, the downloads graded by `kobj lesson verify`),
 // an endless loop is stopped while the page stays responsive, every lesson's check gives
@@ -7,6 +7,7 @@
 // Usage: node browser_test.js SITE_DIR KOBJ LESSONS_DIR TMP_DIR
 "use strict";
 const fs = require("fs");
+const http = require("http");
 const path = require("path");
 const { execFileSync, spawnSync } = require("child_process");
 const puppeteer = require("puppeteer-core");
@@ -45,20 +46,21 @@ async function clearOutput(page) {
   await page.$eval("#output", (e) => { e.textContent = ""; });
 }
 
-async function open(browser, query = "") {
+// Opens the page (file:// unless @base says where it is served); any other request fails.
+async function open(browser, query = "", base = "file://" + siteDir + "/") {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 900 });
   page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
   page.on("pageerror", (e) => errors.push(`page: ${e.message}`));
-  await page.setOfflineMode(true);
+  await page.setOfflineMode(base.startsWith("file:")); // served: only its own address is let through
   await page.setRequestInterception(true);
   page.on("request", (r) => {
-    if (/^(file|blob|data|about):/.test(r.url())) return r.continue();
+    if (/^(file|blob|data|about):/.test(r.url()) || r.url().startsWith(base)) return r.continue();
     network.push(r.url());
     return r.abort();
   });
   const started = Date.now();
-  await page.goto("file://" + path.join(siteDir, "index.html") + query);
+  await page.goto(base + "index.html" + query);
   await idle(page);
   console.log(`      (page ready in ${Date.now() - started} ms)`);
   return page;
@@ -228,6 +230,31 @@ async function runaway(page, browser) {
   await free.close();
 }
 
+// ========================================================================== served
+
+// The same folder from a static web server (as tools/serve or any host would serve it).
+async function served(page, browser) {
+  const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".txt": "text/plain" };
+  const server = http.createServer((req, res) => {
+    const file = path.join(siteDir, path.normalize(decodeURIComponent(req.url.split("?")[0])));
+    if (!file.startsWith(siteDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404);
+      return res.end();
+    }
+    res.writeHead(200, { "Content-Type": types[path.extname(file)] || "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const web = await open(browser, "", `http://127.0.0.1:${server.address().port}/`);
+    await typeLine(web, "6 * 7");
+    expect(await outputMatches(web, /\n42(\n|$)/), "served over HTTP, the page works the same");
+    await web.close();
+  } finally {
+    server.close();
+  }
+}
+
 // ================================================================ verdicts vs native
 
 // kobj runs from a folder where "lessons" is the course, so that the paths it prints are
@@ -281,7 +308,8 @@ async function main() {
   try {
     const page = await open(browser);
     for (const [name, scenario] of [["the prompt", prompt], ["lesson 1", lessonOne],
-                                    ["runaways", runaway], ["verdicts", sameVerdicts]]) {
+                                    ["runaways", runaway], ["served", served],
+                                    ["verdicts", sameVerdicts]]) {
       const t = Date.now();
       await scenario(page, browser);
       console.log(`      (${name}: ${Date.now() - t} ms)`);
