@@ -40,11 +40,17 @@ class Sandbox {
       e.preventDefault();
       this.restart(`the sandbox failed: ${e.message}`);
     };
-    this.ready = this.send("open", Object.assign({ course: self.KOBJ_COURSE }, LIMITS), printSink);
+    this.opened = false;
+    this.ready = this.send("open", Object.assign({ course: self.KOBJ_COURSE }, LIMITS), printSink)
+      .then((m) => {
+        this.opened = !m.failure;
+        return m;
+      });
     return this.ready;
   }
 
-  // Ends a worker that runs away (or that the student stopped) and starts a fresh one.
+  // Ends a worker that runs away (or that the student stopped) and starts a fresh one,
+  // unless it never started: then another would fail the same way.
   restart(why) {
     this.worker.terminate();
     const c = this.current;
@@ -52,6 +58,12 @@ class Sandbox {
     if (c) {
       clearTimeout(c.timer);
       c.resolve({ failure: why, restarted: true });
+    }
+    if (!this.opened) {
+      consoleView.print("err", `${why}: the sandbox cannot start in this browser.`);
+      $("status").textContent = "stopped";
+      $("stop").hidden = true;
+      return;
     }
     consoleView.print("err", `${why}. A fresh sandbox was started: its world is new.`);
     consoleView.asking = false;
@@ -361,15 +373,30 @@ sandbox.start().then((m) => {
   refreshViews();
 });
 
-// What scripts driving the page (its tests, a teacher's tools) may call.
+// What scripts driving the page (its tests, a teacher's tools) may call. Output comes as
+// the terminal would print it: standard output and standard error apart.
+function collector() {
+  const out = { output: [], errors: [] };
+  return [out, (stream, t) => (stream === "err" ? out.errors : out.output).push(t)];
+}
+
 window.kobjPage = {
   ready: () => sandbox.ready,
   lessons: () => course.map((l) => ({ number: l.number, slug: l.slug, title: l.title })),
+  // lesson @number's check of @text, as `kobj lesson check N FILE`
   check: async (number, text) => {
     const l = course.find((x) => x.number === number);
     if (!l) throw new Error(`no lesson ${number}`);
-    const lines = [];
-    const r = await check(l, text, (stream, t) => lines.push(t));
-    return Object.assign(r, { output: lines.join("\n") });
+    const [out, sink] = collector();
+    const r = await check(l, text, sink);
+    return Object.assign(r, { output: out.output.join("\n"), errors: out.errors.join("\n") });
+  },
+  // lesson @number's demo with no prediction given, as `kobj lesson run N` off a terminal
+  demo: async (number) => {
+    await cancelDemo();
+    const [out, sink] = collector();
+    let m = await sandbox.send("demo", { lesson: number }, sink);
+    while (m.status === "ask") m = await sandbox.send("answer", { answer: null }, sink);
+    return { status: m.status, output: out.output.join("\n"), errors: out.errors.join("\n") };
   },
 };

@@ -74,7 +74,8 @@ xargs -P 2 -L 1 bash -c '
 	mapfile -d "" fl <"$tmp/$0.flags"
 	"$clang" "${fl[@]}" -c "$2" -o "$1"' <"$list"
 
-# One file: the WebAssembly inside (file:// pages cannot fetch a separate .wasm).
+# One file: the WebAssembly inside (file:// pages cannot fetch a separate .wasm). Node
+# can load it too, to try the worker's code outside a browser.
 emcc -O2 "$tmp"/obj/*.o -o "$tmp/kobj.js" --no-entry \
 	-sMODULARIZE=1 -sEXPORT_NAME=createKobj -sENVIRONMENT=worker,node \
 	-sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 \

@@ -3,7 +3,8 @@
 // demo's predictions, the exercise failing, the fix typed in the editor, the check
 // passing, progress kept across a reload, the downloads graded by `kobj lesson verify`),
 // an endless loop is stopped while the page stays responsive, every lesson's check gives
-// the verdict the native kobj gives, and nothing is logged as an error.
+// the verdict the native kobj gives and every demo prints what it prints, and nothing is
+// logged as an error.
 // Usage: node browser_test.js SITE_DIR KOBJ LESSONS_DIR TMP_DIR
 "use strict";
 const fs = require("fs");
@@ -264,7 +265,12 @@ function nativeEnv() {
                                           XDG_DATA_HOME: path.join(tmp, "xdg") });
 }
 
-async function sameVerdicts(page) {
+// What kobj prints as the page prints it: the course is at /lessons there.
+const asInBrowser = (text) => text.replace(/(^|[\s(])lessons\//g, "$1/lessons/");
+// An oops names the member's offset in its struct, which is smaller on wasm32.
+const onWasm32 = (text) => text.replace(/(NULL pointer dereference at virtual address )[0-9a-f]{8}/g, "$1<offset>");
+
+async function sameAsKobj(page) {
   const lessons = await page.evaluate(() => window.kobjPage.lessons());
   const work = path.join(tmp, "native");
   fs.mkdirSync(work, { recursive: true });
@@ -278,10 +284,8 @@ async function sameVerdicts(page) {
       fs.writeFileSync(path.join(work, l.slug + ".lua"), code);
       const native = spawnSync(kobj, ["lesson", "check", String(l.number), l.slug + ".lua"],
                                { encoding: "utf8", env: nativeEnv(), cwd: work });
-      // An oops names the member's offset in its struct, which is smaller on wasm32.
-      const same32 = (t) => t.replace(/(NULL pointer dereference at virtual address )[0-9a-f]{8}/g, "$1<offset>");
-      const out = same32(native.stdout.replace(/(^|[\s(])lessons\//g, "$1/lessons/"));
-      web.output = same32(web.output);
+      const out = onWasm32(asInBrowser(native.stdout));
+      web.output = onWasm32(web.output);
       const webPass = !web.error && web.failed === 0 && web.passed > 0;
       const counts = /All (\d+) checks pass/.exec(out) || /(\d+) of (\d+) checks fail/.exec(out);
       const same = out.startsWith(web.output + "\n") && webPass === (native.status === 0) &&
@@ -293,6 +297,19 @@ async function sameVerdicts(page) {
     }
   }
   expect(compared === 2 * lessons.length && lessons.length >= 18, `${compared} checks compared with kobj's`);
+
+  let demos = 0;
+  for (const l of lessons) {
+    const web = await page.evaluate((n) => window.kobjPage.demo(n), l.number);
+    const native = spawnSync(kobj, ["lesson", "run", String(l.number)],
+                             { encoding: "utf8", env: nativeEnv(), cwd: work, input: "" });
+    const same = web.status === "done" && native.status === 0 &&
+      onWasm32(asInBrowser(native.stdout)) === onWasm32(web.output) + "\n";
+    demos += same;
+    if (!same) expect(false, `lesson ${l.number}'s demo prints what kobj lesson run prints`,
+                      `web (${web.status}):\n${web.output}\n${web.errors}\nnative:\n${native.stdout}`);
+  }
+  expect(demos === lessons.length, `${demos} demos print what kobj lesson run prints`);
 }
 
 // ============================================================================= main
@@ -309,7 +326,7 @@ async function main() {
     const page = await open(browser);
     for (const [name, scenario] of [["the prompt", prompt], ["lesson 1", lessonOne],
                                     ["runaways", runaway], ["served", served],
-                                    ["verdicts", sameVerdicts]]) {
+                                    ["same as kobj", sameAsKobj]]) {
       const t = Date.now();
       await scenario(page, browser);
       console.log(`      (${name}: ${Date.now() - t} ms)`);
