@@ -44,6 +44,7 @@ class Sandbox {
     this.ready = this.send("open", Object.assign({ course: self.KOBJ_COURSE }, LIMITS), printSink)
       .then((m) => {
         this.opened = !m.failure;
+        if (this.opened) course.filter((l) => copyOf(l) !== null).forEach(syncCopy);
         return m;
       });
     return this.ready;
@@ -93,7 +94,7 @@ class Sandbox {
     const run = () => new Promise((resolve) => {
       const id = this.nextId++;
       this.current = { id, resolve, sink: sink || printSink };
-      if (cmd !== "open" && cmd !== "complete") setBusy(true);
+      if (!["open", "complete", "save"].includes(cmd)) setBusy(true);
       this.current.timer = setTimeout(() => this.restart(
         `The sandbox did not answer for ${WATCHDOG_MS / 1000} s and was stopped`), WATCHDOG_MS);
       this.worker.postMessage(Object.assign({ id, cmd }, fields));
@@ -231,9 +232,18 @@ function saveProgress() {
   saveJson("kobj.progress", progress);
 }
 
-// The student's copy is also written where `:lesson N` finds it in the sandbox.
-function syncCopy() {
-  return sandbox.send("save", { file: fileName(lesson), text: editor.getValue() });
+// The student's copies are also written where `:lesson N` finds them in the sandbox.
+function syncCopy(l) {
+  return sandbox.send("save", { file: fileName(l), text: copyOf(l) });
+}
+
+// The editor's text becomes the student's copy once it differs from the exercise.
+let saveTimer = null;
+function saveCopy() {
+  clearTimeout(saveTimer);
+  if (editor.getValue() === lesson.exercise && copyOf(lesson) === null) return Promise.resolve();
+  saveJson(copyKey(lesson), editor.getValue());
+  return syncCopy(lesson);
 }
 
 async function check(l, text, sink) {
@@ -243,6 +253,7 @@ async function check(l, text, sink) {
 
 async function runCheck() {
   await cancelDemo();
+  saveCopy();
   const v = $("verdict");
   const body = document.createElement("div");
   v.hidden = false;
@@ -327,15 +338,13 @@ function wire() {
   editor = CodeMirror.fromTextArea($("editor"), {
     mode: "lua", lineNumbers: true, indentUnit: 2, tabSize: 2, extraKeys: { Tab: "indentMore" },
   });
-  let saveTimer = null;
   editor.on("change", () => {
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => {
-      if (editor.getValue() !== lesson.exercise || copyOf(lesson) !== null)
-        saveJson(copyKey(lesson), editor.getValue());
-    }, 300);
+    saveTimer = setTimeout(saveCopy, 300);
   });
+  window.addEventListener("pagehide", saveCopy);
   $("lesson-select").addEventListener("change", (e) => {
+    saveCopy();
     cancelDemo();
     showLesson(course.find((l) => l.number === Number(e.target.value)));
   });
@@ -350,14 +359,11 @@ function wire() {
   });
   $("load").addEventListener("click", async () => {
     await cancelDemo();
-    await syncCopy();
+    await saveCopy();
     consoleView.print("echo", PROMPT + `:lesson ${lesson.number}`);
     await sandbox.statement(`:lesson ${lesson.number}`);
   });
-  $("original").addEventListener("click", () => {
-    editor.setValue(lesson.exercise);
-    saveJson(copyKey(lesson), lesson.exercise);
-  });
+  $("original").addEventListener("click", () => editor.setValue(lesson.exercise));
   $("download").addEventListener("click", () =>
     download(fileName(lesson), new Blob([editor.getValue()], { type: "text/x-lua" })));
   $("download-all").addEventListener("click", downloadAll);

@@ -161,6 +161,14 @@ async function lessonOne(page, browser) {
   const m = /event (\d+) of (\d+)/.exec(counter);
   expect(m && m[1] === m[2] && Number(m[1]) > 10, "the timeline shows the check's last event", counter);
 
+  await clearOutput(page);
+  await page.click("#load");
+  await idle(page);
+  expect(await outputMatches(page, /Loaded \/home\/kobj\/lessons\/01-refcounts\.lua/),
+         "Load into the prompt runs :lesson 1 on the student's copy");
+  await typeLine(page, "open_device(make_device('eth9')) ~= nil");
+  expect(await outputMatches(page, /\ntrue(\n|$)/), "the copy's functions can be called at the prompt");
+
   await page.reload();
   await idle(page);
   const kept = await page.evaluate(() => document.querySelector(".CodeMirror").CodeMirror.getValue());
