@@ -286,10 +286,13 @@ async function runCheck() {
 
 let demoWaiting = false;
 
+// While a demo asks, the world is not drawn: the picture would give the answer away.
 function afterDemoStep(status) {
   demoWaiting = status === "ask";
-  if (demoWaiting) consoleView.ask();
-  else refreshViews();
+  if (!demoWaiting) return refreshViews();
+  $("picture").innerHTML = '<p class="error">The picture comes back when the demo has ' +
+    "its answers: now it would give them away.</p>";
+  consoleView.ask();
 }
 
 async function runDemo() {

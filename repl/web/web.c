@@ -314,7 +314,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_timeline(void)
 	out = open_memstream(&html, &len);
 	if (!out)
 		return NULL;
-	rc = kobj_timeline_html(w, "this session", out, view_error, sizeof(view_error));
+	rc = kobj_timeline_html(w, "session", out, view_error, sizeof(view_error));
 	fclose(out);
 	if (rc != 0) {
 		free(html);
