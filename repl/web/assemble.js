@@ -66,7 +66,7 @@ function licences(vendor) {
     "The sandbox itself (its C core, Lua bindings, lessons and this page) is MIT-licensed.",
     "",
     "== Lua 5.4 (Debian's lua5.4 source package), compiled into worker-source.js",
-    luaNotice.replace(/^\s*\* ?/gm, ""),
+    luaNotice.replace(/^\s*\* ?/gm, "").replace(/^\*+\s*$/gm, ""),
     "== Emscripten's runtime and libc (musl), compiled into worker-source.js:",
     "MIT / University of Illinois NCSA licence; musl: MIT.",
     "",
