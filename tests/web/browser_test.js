@@ -223,6 +223,9 @@ async function runaway(page, browser) {
   expect(await outputMatches(page, /instruction budget exhausted \(100000000 instructions/, 60000),
          "the instruction budget stops the loop, as at the terminal");
   await idle(page);
+  await typeLine(page, "hog = {} for i = 1, 1e9 do hog[i] = string.rep('x', 1e5) .. i end");
+  expect(await outputMatches(page, /memory limit reached \(128 MiB/, 60000),
+         "the memory cap stops a script that eats memory, as at the terminal");
   await typeLine(page, "6 * 7");
   expect(await outputMatches(page, /\n42(\n|$)/), "the prompt works after the loop was stopped");
 
