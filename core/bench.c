@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "core/kobject.h"
+#include "core/model/kobject.h"
+#include "core/report/report.h"
 
 #define KSETS 1000
 

@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/cdev.h"
-#include "core/kobject.h"
+#include "core/model/cdev.h"
+#include "core/model/kobject.h"
+#include "core/report/report.h"
 
 struct my_object {
 	int stuff;

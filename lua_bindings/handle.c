@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "core/world/hash.h"
 #include "lua_bindings/internal.h"
 
 const char *const kl_type_names[KL_NTYPES] = {
@@ -373,8 +373,8 @@ static int stale_error(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h, co
 	char where[256] = "an unknown place";
 	const struct kobj_record *r = kobj_record_by_id(ctx->world, h->node->id);
 
-	if (r && r->release_at.file)
-		snprintf(where, sizeof(where), "%s:%d", r->release_at.file, r->release_at.line);
+	if (r && r->release_at)
+		kobj_site_where(ctx->world, r->release_at, where);
 	const char *label = kl_push_label(L, ctx, h);
 	return luaL_error(L, "%s: %s was released at %s; this handle is stale (use after free)",
 			  op, label, where);

@@ -15,7 +15,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/kobject.h"
+#include "core/model/kobject.h"
 #include "lua_bindings/kobject_lua.h"
 
 /*

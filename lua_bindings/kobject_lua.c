@@ -395,9 +395,10 @@ static int kobject_tostring(lua_State *L)
 	const char *label = name[0] ? lua_pushfstring(L, "'%s'", name) : "(no name)";
 	if (n->released) {
 		const struct kobj_record *r = kobj_record_by_id(ctx->world, n->id);
-		if (r && r->release_at.file)
-			lua_pushfstring(L, "%s %s released at %s:%d", type, label, r->release_at.file,
-					r->release_at.line);
+		struct kobj_origin at = r ? kobj_site_origin(ctx->world, r->release_at)
+					  : (struct kobj_origin){ 0 };
+		if (at.file)
+			lua_pushfstring(L, "%s %s released at %s:%d", type, label, at.file, at.line);
 		else
 			lua_pushfstring(L, "%s %s released", type, label);
 		return 1;

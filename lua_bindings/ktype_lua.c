@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dot.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
 #include "lua_bindings/internal.h"
 
 #define KTYPE(n) ((struct kobj_type *)kl_view((n), KL_KTYPE))
@@ -20,8 +21,7 @@
  */
 static struct kl_node *tramp_node(struct kobject *kobj)
 {
-	const struct kobj_record *r = kobj_record_of(kobj_world_current(), kobj);
-	struct kobj_type *kt = r && r->modern ? kobj->ktype : get_ktype(kobj);
+	const struct kobj_type *kt = get_ktype(kobj); /* the core's choice, by the era */
 	return container_of(kt, struct kl_node, u.ktype.kt);
 }
 

@@ -3,8 +3,10 @@
  * references that explain them), hotplug events, and every object the world knows.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/report/report.h"
 #include "lua_bindings/internal.h"
 
 /* Field setters for the table on top; a NULL string or a 0 id leaves the field nil. */
@@ -30,6 +32,18 @@ static void set_origin(lua_State *L, const char *file_key, const char *line_key,
 		set_int(L, line_key, o.line);
 }
 
+static void set_site(lua_State *L, const struct kobj_world *w, const char *file_key,
+		     const char *line_key, unsigned site)
+{
+	set_origin(L, file_key, line_key, kobj_site_origin(w, site));
+}
+
+static void set_bool(lua_State *L, const char *key, bool value)
+{
+	lua_pushboolean(L, value);
+	lua_setfield(L, -2, key);
+}
+
 /* object = name, id = id of record @id (nothing for 0). */
 static void set_object(lua_State *L, const struct kobj_world *w, const char *name_key,
 		       const char *id_key, unsigned id)
@@ -41,26 +55,16 @@ static void set_object(lua_State *L, const struct kobj_world *w, const char *nam
 	set_int(L, id_key, id);
 }
 
-static const char *kind_name(enum kobj_kind kind)
-{
-	switch (kind) {
-	case KOBJ_KIND_KSET:
-		return "kset";
-	case KOBJ_KIND_SUBSYSTEM:
-		return "subsystem";
-	case KOBJ_KIND_MODULE:
-		return "module";
-	default:
-		return "kobject";
-	}
-}
 
 /* ============================================================================== log */
 
 /***
- * log([n]): the last @n events (all without @n), oldest first.
- * @treturn {{seq=, kind=, op=, object=, id=, holder=, holder_id=, before=, after=,
- *   file=, line=, tag= (diag), action=, devpath= (hotplug)}, ...}
+ * log([n]): the last @n events (all without @n), oldest first. Each is read from the
+ * world as the table is built, so code that runs meanwhile (a finalizer) cannot change
+ * what was read.
+ * @treturn {{seq=, kind=, op=, step=, object=, id=, ref=, ref_kind=, holder=, holder_id=,
+ *   chosen=, before=, after=, file=, line=, thread=, tag= (diag), action=, devpath=
+ *   (hotplug)}, ...}
  */
 static int l_log(lua_State *L)
 {
@@ -72,17 +76,27 @@ static int l_log(lua_State *L)
 	if (n > 0 && (size_t)n < count)
 		first = count - (size_t)n;
 	lua_createtable(L, (int)(count - first), 0);
-	for (size_t i = first; i < count; i++) {
-		const struct kobj_event *ev = kobj_log_event(w, i);
-		lua_createtable(L, 0, 12);
+	struct kobj_event event;
+	const struct kobj_event *ev = &event;
+	for (size_t i = first; i < count && kobj_log_read(w, i, &event); i++) {
+		lua_createtable(L, 0, 16);
 		set_int(L, "seq", (lua_Integer)ev->seq);
 		set_str(L, "kind", kobj_event_kind_name(ev->kind));
 		set_str(L, "op", ev->op);
+		set_str(L, "step", ev->step);
 		set_object(L, w, "object", "id", ev->obj);
-		set_object(L, w, "holder", "holder_id", ev->holder);
+		if (ev->kind == KOBJ_EV_GET || ev->kind == KOBJ_EV_PUT || ev->kind == KOBJ_EV_INIT) {
+			set_int(L, "ref", (lua_Integer)ev->ref);
+			set_str(L, "ref_kind", kobj_ref_kind_name(ev->ref_kind));
+			set_object(L, w, "holder", "holder_id", ev->holder);
+			if (ev->chosen)
+				set_bool(L, "chosen", true);
+		}
 		set_int(L, "before", ev->before);
 		set_int(L, "after", ev->after);
 		set_origin(L, "file", "line", ev->origin);
+		if (ev->thread)
+			set_int(L, "thread", ev->thread);
 		if (ev->kind == KOBJ_EV_DIAG) {
 			const struct kobj_diag *d = kobj_diag_at(w, ev->aux);
 			if (d)
@@ -125,17 +139,26 @@ static int l_diagnostics(lua_State *L)
 
 /* ============================================================================ leaks */
 
-/* [] -> [ref table] for the reference taken by event @ev of record @r. */
-static void push_ref(lua_State *L, const struct kobj_world *w, const struct kobj_record *r,
-		     const struct kobj_event *ev)
+/* [] -> [ref table] for @ref; @leak words its text as the leak report does. */
+static void push_ref(lua_State *L, const struct kobj_world *w, const struct kobj_ref *ref,
+		     bool leak)
 {
 	char text[1024];
+	struct kobj_origin o = kobj_site_origin(w, ref->site);
 
-	kobj_leak_ref_text(w, r, ev, text, sizeof(text));
-	lua_createtable(L, 0, 6);
-	set_str(L, "op", ev->op);
-	set_origin(L, "file", "line", ev->origin);
-	set_object(L, w, "holder", "holder_id", ev->holder);
+	if (leak)
+		kobj_leak_ref_text(w, ref, text, sizeof(text));
+	else
+		kobj_ref_text(w, ref, text, sizeof(text));
+	lua_createtable(L, 0, 9);
+	set_int(L, "serial", (lua_Integer)ref->serial);
+	set_str(L, "kind", kobj_ref_kind_name(ref->kind));
+	set_str(L, "op", ref->op);
+	set_origin(L, "file", "line", o);
+	set_str(L, "func", o.func);
+	set_object(L, w, "holder", "holder_id", ref->holder);
+	if (ref->tracked)
+		set_bool(L, "tracked", true);
 	set_str(L, "text", text);
 }
 
@@ -155,11 +178,12 @@ static int leaks_box_gc(lua_State *L)
 }
 
 /***
- * leaks(): the objects not released (and modules whose users never put them), in order
- * of creation, each with the references still outstanding, oldest first, paired as the
- * core's leak report pairs them.
- * @treturn {{name=, id=, kind=, refcount=, file=, line=, refs = {{op=, file=, line=,
- *   holder=, holder_id=, text="taken at lesson.lua:12 by kobject_get, never put"}, ...}}}
+ * leaks(): the objects not released (and modules whose users never put them), root
+ * causes first (in order of creation), then the objects they keep alive, each with the
+ * references never dropped, oldest first, as the ledger has them.
+ * @treturn {{name=, id=, kind=, refcount=, file=, line=, registered=, root=, root_id=,
+ *   refs = {{serial=, kind=, op=, file=, line=, func=, holder=, holder_id=,
+ *   text="get, taken at lesson.lua:12 by kobject_get in probe, never put"}, ...}}}
  */
 static int l_leaks(lua_State *L)
 {
@@ -179,12 +203,14 @@ static int l_leaks(lua_State *L)
 		lua_createtable(L, 0, 7);
 		set_str(L, "name", r->name);
 		set_int(L, "id", r->id);
-		set_str(L, "kind", kind_name(r->kind));
+		set_str(L, "kind", kobj_kind_name(r->kind));
 		set_int(L, "refcount", r->refcount);
-		set_origin(L, "file", "line", r->init_at);
+		set_site(L, w, "file", "line", r->init_at);
+		set_bool(L, "registered", b->leaks[i].registered);
+		set_object(L, w, "root", "root_id", b->leaks[i].root);
 		lua_createtable(L, (int)b->leaks[i].nrefs, 0);
 		for (size_t j = 0; j < b->leaks[i].nrefs; j++) {
-			push_ref(L, w, r, b->leaks[i].refs[j]);
+			push_ref(L, w, &b->leaks[i].refs[j], true);
 			lua_rawseti(L, -2, (lua_Integer)j + 1);
 		}
 		lua_setfield(L, -2, "refs");
@@ -217,7 +243,7 @@ static int l_hotplug_events(lua_State *L)
 		set_str(L, "devpath", ev->devpath);
 		set_str(L, "subsystem", ev->subsystem);
 		set_object(L, w, "object", "id", ev->obj);
-		set_origin(L, "file", "line", ev->origin);
+		set_site(L, w, "file", "line", ev->site);
 		lua_createtable(L, 0, ev->envc);          /* env */
 		lua_createtable(L, ev->envc, 0);          /* envp */
 		for (int j = 0; j < ev->envc; j++) {
@@ -266,7 +292,7 @@ static int l_objects(lua_State *L)
 		const struct kobj_record *r = kobj_record_by_id(w, id);
 		lua_createtable(L, 0, 12);
 		set_int(L, "id", id);
-		set_str(L, "kind", kind_name(r->kind));
+		set_str(L, "kind", kobj_kind_name(r->kind));
 		set_str(L, "name", r->name);
 		set_int(L, "refcount", r->refcount);
 		set_str(L, "state", record_state(r));
@@ -274,12 +300,44 @@ static int l_objects(lua_State *L)
 			set_int(L, "parent", r->parent);
 		if (r->kset)
 			set_int(L, "kset", r->kset);
-		set_origin(L, "file", "line", r->init_at);
+		set_site(L, w, "file", "line", r->init_at);
 		if (r->released)
-			set_origin(L, "release_file", "release_line", r->release_at);
+			set_site(L, w, "release_file", "release_line", r->release_at);
 		lua_pushboolean(L, r->no_release);
 		lua_setfield(L, -2, "no_release");
 		lua_rawseti(L, -2, id);
+	}
+	return 1;
+}
+
+/***
+ * references(obj): the references outstanding on @obj (a handle, or a record id), oldest
+ * first, as the ledger keeps them: who holds each, of what kind, taken where.
+ * @treturn {{serial=, kind=, op=, file=, line=, func=, holder=, holder_id=, tracked=,
+ *   text=}, ...}
+ */
+static int l_references(lua_State *L)
+{
+	struct kl_ctx *ctx = kl_getctx(L);
+	unsigned id = 0;
+	if (lua_isinteger(L, 1)) {
+		id = (unsigned)lua_tointeger(L, 1);
+	} else {
+		struct kl_handle *h = kl_tohandle(L, 1);
+		luaL_argcheck(L, h, 1, "a kobject, kset, subsystem or module handle, or an id");
+		id = h->type == KL_MODULE ? h->mod->id : kl_node_id(ctx, h->node, h->type);
+	}
+	struct kl_box *box = kl_new_box(L);                          /* [.. box] */
+	size_t n = kobj_refs_count(ctx->world, id);
+	struct kobj_ref *refs = box->mem = calloc(n + 1, sizeof(*refs));
+	if (!refs)
+		return luaL_error(L, "references: not enough memory");
+
+	n = kobj_refs_of(ctx->world, id, refs, n);
+	lua_createtable(L, (int)n, 0);
+	for (size_t i = 0; i < n; i++) {
+		push_ref(L, ctx->world, &refs[i], false);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	return 1;
 }
@@ -300,6 +358,7 @@ static const luaL_Reg functions[] = {
 	{ "leaks", l_leaks },
 	{ "hotplug_events", l_hotplug_events },
 	{ "objects", l_objects },
+	{ "references", l_references },
 	{ "fail_alloc", l_fail_alloc },
 	{ NULL, NULL },
 };

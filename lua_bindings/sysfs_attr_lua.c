@@ -197,7 +197,9 @@ static int l_readlink(lua_State *L)
 			continue;
 		if (sysfs_dirent_type(list[i]) != SYSFS_LINK)
 			return kl_fail(L, "readlink", path, -EINVAL);
-		lua_pushstring(L, sysfs_dirent_link_path(list[i]));
+		char target[4096];
+		sysfs_dirent_link_path(ctx->world, list[i], target, sizeof(target));
+		lua_pushstring(L, target);
 		return 1;
 	}
 	return kl_fail(L, "readlink", path, n < 0 ? n : -ENOENT);

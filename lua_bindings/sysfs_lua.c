@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dot.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
 #include "lua_bindings/internal.h"
 
 #define BOX_META "kobject.box"

@@ -13,9 +13,10 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/dot.h"
-#include "core/sysfs.h"
-#include "core/world.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
+#include "core/sysfs/sysfs.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/lesson.h"
@@ -34,8 +35,10 @@ static enum command_result command_error(const char *name, const char *msg, cons
 {
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), ":%s: %s%s%s%s", name, msg, arg ? " '" : "",
-		 arg ? arg : "", arg ? "'" : "");
+	/* a long argument is cut: the message stays readable */
+	if (snprintf(buf, sizeof(buf), ":%s: %s%s%s%s", name, msg, arg ? " '" : "",
+		     arg ? arg : "", arg ? "'" : "") >= (int)sizeof(buf))
+		memcpy(buf + sizeof(buf) - 5, "...'", 5);
 	kobj_message(NULL, buf);
 	return COMMAND_DONE;
 }
@@ -43,32 +46,44 @@ static enum command_result command_error(const char *name, const char *msg, cons
 static enum command_result cmd_help(lua_State *L, const char *arg)
 {
 	const struct command *c;
+	int width = 0;
 
 	(void)L;
 	(void)arg;
 	fputs("Type Lua statements or expressions; the kernel's names are globals\n"
 	      "(kobject_init, kobject_get, kobject_put, kset_register, ls, cat, tree, ...).\n"
 	      "An expression alone prints its value; an incomplete statement continues\n"
-	      "on the next line. Tab completes names, fields and sysfs paths in strings.\n"
-	      "Ctrl-C interrupts a running statement or clears the line; Ctrl-D exits.\n\n"
+	      "on the next line. The prompt shows the number of the line it reads, the N\n"
+	      "of stdin:N in logs and diagnostics. Tab completes names, fields and sysfs\n"
+	      "paths in strings. Ctrl-C interrupts a running statement or clears the line;\n"
+	      "Ctrl-D exits.\n\n"
 	      "Commands (a unique prefix is enough):\n", stdout);
 	for (c = command_table(); c->name; c++) {
-		char left[32];
+		int w = 1 + (int)strlen(c->name) + (*c->args ? 1 + (int)strlen(c->args) : 0);
+		if (w > width)
+			width = w;
+	}
+	for (c = command_table(); c->name; c++) {
+		char left[64];
 
 		snprintf(left, sizeof(left), ":%s%s%s", c->name, *c->args ? " " : "", c->args);
-		printf("  %-14s %s\n", left, c->help);
+		printf("  %-*s  %s\n", width, left, c->help);
 	}
 	return COMMAND_DONE;
 }
 
+/* A terminal's colours for the parts of a tree line. */
+static const struct kobj_tree_style ansi = {
+	.object = "\033[32m", .kset = "\033[1m", .file = "\033[2m", .mark = "\033[1;31m",
+	.faded = "\033[2m", .end = "\033[0m",
+};
+
 static enum command_result cmd_tree(lua_State *L, const char *arg)
 {
 	const char *path = *arg ? arg : "/sys";
+	struct kobj_tree_options o = { .style = kobj_color_stdout ? &ansi : NULL, .held = true };
 
-	int (*print)(const struct kobj_world *, const char *, FILE *) =
-		kobj_color_stdout ? sysfs_print_tree_color : sysfs_print_tree;
-
-	if (print(kobj_lua_world(L), path, stdout) < 0)
+	if (kobj_print_tree(kobj_lua_world(L), path, &o, stdout) < 0)
 		return command_error("tree", "no such directory in sysfs:", path);
 	return COMMAND_DONE;
 }
@@ -186,30 +201,50 @@ static enum command_result cmd_load(lua_State *L, const char *arg)
 	return COMMAND_DONE;
 }
 
-/* :lesson N: the lesson's text, then its exercise loaded into this session. */
+/* :lesson N: the lesson's text, then the student's copy of its exercise (made from the
+ * shipped one if there is none yet) loaded into this session. */
 static enum command_result cmd_lesson(lua_State *L, const char *arg)
 {
 	struct course *c = calloc(1, sizeof(*c));
+	struct student *s = calloc(1, sizeof(*s));
 	const struct lesson *l;
-	char path[4200];
-	char *text;
+	char path[LESSON_PATH_MAX], shown[LESSON_PATH_MAX], name[300];
+	char banner[LESSON_PATH_MAX + 400];
 
-	if (!c || course_find(c) != 0 || !(l = course_lesson(c, arg))) {
-		free(c);
-		return COMMAND_DONE;
+	if (!c || !s)
+		goto out;
+	if (!*arg) {
+		command_error("lesson", "needs the number of a lesson (kobj lesson list)", NULL);
+		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/lesson.md", l->dir);
-	if ((text = lesson_slurp(path))) {
-		fputs(text, stdout);
-		free(text);
-	}
-	lesson_working_copy_path(l, path, sizeof(path));
-	if (access(path, R_OK) != 0)
-		snprintf(path, sizeof(path), "%s/exercise.lua", l->dir);
-	printf("\nLoaded %s: its functions are ready to call; check(), expect and predict()\n"
-	       "are here too. ':tree' shows the world.\n", path);
-	lesson_open(L, l, path);
+	if (course_find(c) != 0 || !(l = course_lesson(c, arg)) ||
+	    student_open(s, NULL, c) != 0 || lesson_show(l, s) != KOBJ_EXIT_OK ||
+	    !student_copy(s, l, path, sizeof(path)))
+		goto out;
+	snprintf(name, sizeof(name), "%s.lua", l->slug);
+	snprintf(banner, sizeof(banner), "\nLoading %s: its functions are ready to call; "
+		 "check(), expect and predict() are here too. ':tree' shows the world; "
+		 "'kobj lesson edit %d' in another terminal opens the file, ':lesson %d' loads "
+		 "it again.\n", student_shown(path, shown, sizeof(shown)), l->number, l->number);
+	wrap_text(banner, stdout);
+	lesson_open(L, l, path, name);
+out:
 	free(c);
+	free(s);
+	return COMMAND_DONE;
+}
+
+/* :trace: the last error with its traceback. */
+static enum command_result cmd_trace(lua_State *L, const char *arg)
+{
+	const char *last = repl_last_error();
+
+	(void)L;
+	(void)arg;
+	if (last)
+		puts(last);
+	else
+		puts("No error yet.");
 	return COMMAND_DONE;
 }
 
@@ -229,7 +264,8 @@ static const struct command commands[] = {
 	{ "diag", "", "every diagnostic so far, with its explanation", cmd_diag },
 	{ "reset", "", "a fresh world and environment (old handles go stale)", cmd_reset },
 	{ "load", "FILE", "run a Lua file in this session", cmd_load },
-	{ "lesson", "N", "open lesson N: its text, and its exercise loaded", cmd_lesson },
+	{ "lesson", "N", "lesson N's text, and your copy of its exercise loaded", cmd_lesson },
+	{ "trace", "", "the last error again, with its traceback", cmd_trace },
 	{ "quit", "", "leave (Ctrl-D does too)", cmd_quit },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -240,7 +276,8 @@ static const struct command *command_table(void)
 }
 
 const char *const commands_names[] = {
-	"help", "tree", "log", "dot", "leaks", "diag", "reset", "load", "lesson", "quit", NULL,
+	"help", "tree", "log", "dot", "leaks", "diag", "reset", "load", "lesson", "trace", "quit",
+	NULL,
 };
 
 /* The command named @name (@len bytes): exact, else a unique prefix; NULL with a message. */

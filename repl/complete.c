@@ -22,7 +22,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/sysfs.h"
+#include "core/sysfs/sysfs.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 

@@ -25,12 +25,11 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/world.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 
-#define PROMPT1 "kobj> "
-#define PROMPT2 "  ... "
 #define HISTORY_SIZE 1000
 
 /* What loadline() got besides a Lua status. */
@@ -243,22 +242,9 @@ static char *read_plain(void)
 	return line;
 }
 
-/* Pushes _PROMPT or _PROMPT2 from the environment when it is a string, else a default. */
-static const char *push_prompt(lua_State *L, bool first)
-{
-	sandbox_push_env(L);
-	lua_pushstring(L, first ? "_PROMPT" : "_PROMPT2");
-	lua_rawget(L, -2);
-	lua_remove(L, -2);
-	if (lua_type(L, -1) != LUA_TSTRING) {
-		lua_pop(L, 1);
-		lua_pushstring(L, first ? PROMPT1 : PROMPT2);
-	}
-	return lua_tostring(L, -1);
-}
-
-/* Return: a malloc'd line, or NULL at end of input or after Ctrl-C (*@cancelled). */
-static char *read_input(lua_State *L, bool first, bool *cancelled)
+/* Line @lineno of the session. Return: a malloc'd line, or NULL at end of input or
+ * after Ctrl-C (*@cancelled). */
+static char *read_input(lua_State *L, bool first, int lineno, bool *cancelled)
 {
 	char *line;
 
@@ -266,7 +252,7 @@ static char *read_input(lua_State *L, bool first, bool *cancelled)
 	if (!use_readline)
 		return read_plain();
 	complete_set_continuation(!first);
-	line = read_tty(push_prompt(L, first), cancelled);
+	line = read_tty(chunk_push_prompt(L, first, lineno), cancelled);
 	lua_pop(L, 1);
 	return line;
 }
@@ -323,7 +309,7 @@ static int multiline(lua_State *L)
 			lua_remove(L, -2);
 			return status;
 		}
-		more = read_input(L, false, &cancelled);
+		more = read_input(L, false, lines_typed + chunk_count_lines(text) + 1, &cancelled);
 		if (!more) {
 			if (cancelled) {
 				lua_pop(L, 1);
@@ -354,7 +340,7 @@ static bool is_command(const char *line)
 static int loadline(lua_State *L)
 {
 	bool cancelled;
-	char *line = read_input(L, true, &cancelled);
+	char *line = read_input(L, true, lines_typed + 1, &cancelled);
 	int status;
 
 	if (!line)
@@ -378,14 +364,26 @@ static int loadline(lua_State *L)
 
 /* ============================================================================ the loop */
 
-/* Each diagnostic as it is recorded, the way dmesg would show it, then explained. */
+/* Each diagnostic as it is recorded, the way dmesg would show it, then explained,
+ * wrapped to the terminal. */
 static void show_diag(const struct kobj_diag *d, void *ctx)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
 	(void)ctx;
 	fflush(stdout);
 	if (kobj_color_stderr)
 		fputs("\x1b[33m", stderr);
-	kobj_diag_print(d, stderr);
+	if (mem) {
+		kobj_diag_print(d, mem);
+		fclose(mem);
+		wrap_fputs(text, wrap_width(STDERR_FILENO), stderr);
+		free(text);
+	} else {
+		kobj_diag_print(d, stderr);
+	}
 	if (kobj_color_stderr)
 		fputs("\x1b[0m", stderr);
 	fflush(stderr);
@@ -417,7 +415,7 @@ int repl_run(lua_State *L)
 		if (status == LUA_OK)
 			chunk_print_results(L, base);
 		else if (status != LINE_SKIP)
-			kobj_report(L, status, NULL);
+			chunk_report_error(L);
 		lua_settop(L, base);
 	}
 	lua_settop(L, base);
@@ -425,6 +423,7 @@ int repl_run(lua_State *L)
 		history_close(); /* readline ended the line at Ctrl-D already */
 		signal(SIGINT, SIG_DFL);
 	}
+	chunk_forget_error();
 	fflush(stdout);
 	return KOBJ_EXIT_OK;
 }

@@ -2,8 +2,10 @@
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
  * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
- * environment), chunk.c (compiling what is typed, printing its results), print.c (showing values), run.c (`kobj run`, -e, standard input),
- * interactive.c (the readline loop), complete.c (tab completion), commands.c (:help ...).
+ * environment), chunk.c (compiling what is typed, printing its results), print.c
+ * (showing values), wrap.c (text wrapped to the terminal), run.c (`kobj run`, -e,
+ * standard input), interactive.c (the readline loop), complete.c (tab completion),
+ * commands.c (:help ...); the course is in lesson.h.
  */
 #ifndef KOBJ_REPL_KOBJ_H
 #define KOBJ_REPL_KOBJ_H
@@ -131,6 +133,9 @@ int sandbox_loadfile(lua_State *L, const char *path);
 
 /* ------------------------------------------------------------------------- chunk.c */
 
+/* Pushes _PROMPT or _PROMPT2 from the environment when it is a string, else the
+ * default ("kobj:12> ") with the number of the line about to be read, @lineno. */
+const char *chunk_push_prompt(lua_State *L, bool first, int lineno);
 /* The lines of @text: one more than its newlines. */
 int chunk_count_lines(const char *text);
 /*
@@ -144,12 +149,34 @@ int chunk_load_numbered(lua_State *L, const char *text, size_t len, int lines_be
 bool chunk_incomplete(lua_State *L, int status);
 /* Prints the values above stack index @base through print_values, protected. */
 void chunk_print_results(lua_State *L, int base);
+/*
+ * chunk_report_error() - an error at the prompt: its message, without the traceback when
+ * the error is in the line just typed or was Ctrl-C (:trace shows it). Pops the message.
+ */
+void chunk_report_error(lua_State *L);
+/* The last error at the prompt with its traceback (:trace), or NULL if none yet. */
+const char *repl_last_error(void);
+/* Forgets the last error (the prompt is left). */
+void chunk_forget_error(void);
 
 /* ------------------------------------------------------------------------- print.c */
 
 /* A lua_CFunction: prints its arguments readably on one line each group, tab-separated,
  * to stdout (colour when kobj_color_stdout). Runs user __tostring: call it protected. */
 int print_values(lua_State *L);
+
+/* -------------------------------------------------------------------------- wrap.c */
+
+/* The width to wrap text to on @fd: its terminal's, or 0 when it is not a terminal. */
+int wrap_width(int fd);
+/* wrap_fputs() - @text with each line longer than @width broken at spaces, continued
+ * with the line's indentation; @width 0 writes it unchanged. */
+void wrap_fputs(const char *text, int width, FILE *out);
+/* wrap_text() - Markdown @text (a lesson, a hint) on @out, its paragraphs filled again
+ * when the terminal is narrower than the text; unchanged when @out is no terminal. */
+void wrap_text(const char *text, FILE *out);
+/* A lua_CFunction: print(), its lines wrapped to the terminal of stdout. */
+int wrap_print(lua_State *L);
 
 /* --------------------------------------------------------------------------- run.c */
 

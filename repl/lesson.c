@@ -1,281 +1,61 @@
 /*
  * `kobj lesson ...`: the course at the command line. Installed lessons are read-only;
- * a student's working copies and progress live in their own folder: --dir DIR, else
- * $XDG_DATA_HOME/kobj/lessons (default ~/.local/share/kobj/lessons).
+ * the student's copies and progress live in their own folder (student.c).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/world.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/lesson.h"
 
-/* ========================================================================= the course */
+#define BAR_WIDTH 30
 
-static bool is_dir(const char *path)
+/* Text to stdout, wrapped to the terminal. */
+static void say(const char *text)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	fflush(stdout);
+	wrap_text(text, stdout);
+	fflush(stdout);
 }
 
-/* Where the lessons are: $KOBJ_LESSONS, Bazel's runfiles, or ./lessons. */
-static bool find_root(char *root, size_t size)
+static void progress_bar(const struct course *c, const struct student *s)
 {
-	char exe[4096];
-	const char *env = getenv("KOBJ_LESSONS");
-	ssize_t n;
+	char bar[BAR_WIDTH + 1];
+	int done = 0, fill;
 
-	if (env && *env) {
-		snprintf(root, size, "%s", env);
-		return is_dir(root);
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(root, size, "%s.runfiles/kobject_sandbox/lessons", exe);
-		if (is_dir(root))
-			return true;
-	}
-	env = getenv("RUNFILES_DIR");
-	if (env) {
-		snprintf(root, size, "%s/kobject_sandbox/lessons", env);
-		if (is_dir(root))
-			return true;
-	}
-	snprintf(root, size, "lessons");
-	return is_dir(root);
-}
-
-static void read_title(struct lesson *l)
-{
-	char path[4200], line[512];
-	FILE *f;
-
-	snprintf(l->title, sizeof(l->title), "%s", l->slug);
-	snprintf(path, sizeof(path), "%s/lesson.md", l->dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f)) {
-		char *t = line + strspn(line, "# ");
-		t += strspn(t, "0123456789");
-		t += strspn(t, ". ");
-		t[strcspn(t, "\n")] = '\0';
-		if (*t)
-			snprintf(l->title, sizeof(l->title), "%s", t);
-	}
-	fclose(f);
-}
-
-static int by_number(const void *a, const void *b)
-{
-	return ((const struct lesson *)a)->number - ((const struct lesson *)b)->number;
-}
-
-int course_find(struct course *c)
-{
-	DIR *d;
-	struct dirent *e;
-
-	c->count = 0;
-	if (!find_root(c->root, sizeof(c->root)) || !(d = opendir(c->root))) {
-		kobj_message(KOBJ_PROGNAME, "cannot find the lessons: set KOBJ_LESSONS to the "
-			     "lessons/ directory of the sandbox");
-		return -1;
-	}
-	while ((e = readdir(d)) && c->count < LESSON_MAX) {
-		struct lesson *l = &c->lessons[c->count];
-		char *end;
-		long n = strtol(e->d_name, &end, 10);
-		if (end == e->d_name || *end != '-' || n <= 0 || strlen(e->d_name) >= sizeof(l->slug))
-			continue;
-		size_t len = strlen(e->d_name), rlen = strlen(c->root);
-		if (rlen + len + 2 > sizeof(l->dir))
-			continue;
-		l->number = (int)n;
-		memcpy(l->slug, e->d_name, len + 1);
-		memcpy(l->dir, c->root, rlen);
-		l->dir[rlen] = '/';
-		memcpy(l->dir + rlen + 1, e->d_name, len + 1);
-		if (!is_dir(l->dir))
-			continue;
-		read_title(l);
-		c->count++;
-	}
-	closedir(d);
-	qsort(c->lessons, (size_t)c->count, sizeof(c->lessons[0]), by_number);
-	return 0;
-}
-
-const struct lesson *course_lesson(const struct course *c, const char *n)
-{
-	char *end;
-	long want = n ? strtol(n, &end, 10) : 0;
-	char msg[256];
-
-	for (int i = 0; n && *end == '\0' && i < c->count; i++)
-		if (c->lessons[i].number == want)
-			return &c->lessons[i];
-	snprintf(msg, sizeof(msg), "no lesson '%s': the lessons are numbered %d to %d "
-		 "(kobj lesson list)", n ? n : "", c->count ? c->lessons[0].number : 0,
-		 c->count ? c->lessons[c->count - 1].number : 0);
-	kobj_message(KOBJ_PROGNAME, msg);
-	return NULL;
-}
-
-/* ===================================================================== the student */
-
-struct student {
-	char dir[4096];
-	/* progress: per lesson, done and how many hints were shown */
-	bool done[LESSON_MAX];
-	int hints[LESSON_MAX];
-};
-
-static int make_dirs(const char *path)
-{
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* The default student folder; Return: false when neither XDG_DATA_HOME nor HOME is set. */
-static bool default_dir(char *dir, size_t size)
-{
-	if (getenv("XDG_DATA_HOME") && *getenv("XDG_DATA_HOME"))
-		snprintf(dir, size, "%s/kobj/lessons", getenv("XDG_DATA_HOME"));
-	else if (getenv("HOME"))
-		snprintf(dir, size, "%s/.local/share/kobj/lessons", getenv("HOME"));
-	else
-		return false;
-	return true;
-}
-
-void lesson_working_copy_path(const struct lesson *l, char *path, size_t size)
-{
-	char dir[4096] = ".";
-	default_dir(dir, sizeof(dir));
-	snprintf(path, size, "%s/%s.lua", dir, l->slug);
-}
-
-static int student_open(struct student *s, const char *dir, const struct course *c)
-{
-	char path[4200], slug[128];
-	int hints;
-	FILE *f;
-
-	memset(s, 0, sizeof(*s));
-	if (dir) {
-		snprintf(s->dir, sizeof(s->dir), "%s", dir);
-	} else if (!default_dir(s->dir, sizeof(s->dir))) {
-		kobj_message(KOBJ_PROGNAME, "no place for your work: set HOME or use --dir DIR");
-		return -1;
-	}
-	if (make_dirs(s->dir) != 0) {
-		snprintf(path, sizeof(path), "%s: %s", s->dir, strerror(errno));
-		kobj_message(KOBJ_PROGNAME, path);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/progress", s->dir);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fscanf(f, "%127s %d", slug, &hints) == 2) {
-		for (int i = 0; i < c->count; i++) {
-			if (strcmp(c->lessons[i].slug, slug) != 0)
-				continue;
-			s->done[i] = hints < 0 || s->done[i];
-			if (hints > s->hints[i])
-				s->hints[i] = hints;
-		}
-	}
-	fclose(f);
-	return 0;
-}
-
-/* One line per lesson: "<slug> <hints shown>", and "<slug> -1" once it is done. */
-static void student_save(const struct student *s, const struct course *c)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/progress", s->dir);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	for (int i = 0; i < c->count; i++) {
-		if (s->hints[i])
-			fprintf(f, "%s %d\n", c->lessons[i].slug, s->hints[i]);
-		if (s->done[i])
-			fprintf(f, "%s -1\n", c->lessons[i].slug);
-	}
-	fclose(f);
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	char *text = lesson_slurp(from);
-	FILE *f;
-
-	if (!text || !(f = fopen(to, "w"))) {
-		free(text);
-		return -1;
-	}
-	fputs(text, f);
-	free(text);
-	return fclose(f);
-}
-
-/* The student's copy of the exercise, made from the lesson's on first use. */
-static const char *working_copy(const struct student *s, const struct lesson *l, char *path,
-				size_t size, bool fresh)
-{
-	char pristine[4200];
-
-	snprintf(path, size, "%s/%s.lua", s->dir, l->slug);
-	snprintf(pristine, sizeof(pristine), "%s/exercise.lua", l->dir);
-	if ((fresh || access(path, F_OK) != 0) && copy_file(pristine, path) != 0) {
-		char msg[4400];
-		snprintf(msg, sizeof(msg), "cannot write %s: %s", path, strerror(errno));
-		kobj_message(KOBJ_PROGNAME, msg);
-		return NULL;
-	}
-	return path;
-}
-
-/* ========================================================================= commands */
-
-static int index_of(const struct course *c, const struct lesson *l)
-{
-	return (int)(l - c->lessons);
+	for (int i = 0; i < c->count; i++)
+		done += s->done[i];
+	fill = c->count ? done * BAR_WIDTH / c->count : 0;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, '-', (size_t)(BAR_WIDTH - fill));
+	bar[BAR_WIDTH] = '\0';
+	printf("Progress: [%s] %d/%d lessons done (%d%%)\n", bar, done, c->count,
+	       c->count ? done * 100 / c->count : 0);
 }
 
 static int cmd_list(const struct course *c, const struct student *s)
 {
+	char shown[LESSON_PATH_MAX];
+
 	for (int i = 0; i < c->count; i++)
 		printf("%3d  %-44s %s\n", c->lessons[i].number, c->lessons[i].title,
 		       s->done[i] ? "done" : s->hints[i] ? "started" : "");
-	printf("\nYour work is in %s\n", s->dir);
+	putchar('\n');
+	progress_bar(c, s);
+	printf("Your work is in %s\n", student_shown(s->dir, shown, sizeof(shown)));
 	return KOBJ_EXIT_OK;
 }
 
-static int cmd_show(const struct lesson *l, const struct student *s)
+int lesson_show(const struct lesson *l, const struct student *s)
 {
-	char path[4200], copy[4200];
+	char path[LESSON_PATH_MAX], shown[LESSON_PATH_MAX], line[LESSON_PATH_MAX + 64];
 	char *text;
 
 	snprintf(path, sizeof(path), "%s/lesson.md", l->dir);
@@ -284,18 +64,21 @@ static int cmd_show(const struct lesson *l, const struct student *s)
 		kobj_message(KOBJ_PROGNAME, "this lesson has no text (lesson.md)");
 		return KOBJ_EXIT_USAGE;
 	}
-	fputs(text, stdout);
+	say(text);
 	free(text);
-	if (working_copy(s, l, copy, sizeof(copy), false))
-		printf("\nYour copy of the exercise: %s\n", copy);
+	if (student_copy(s, l, path, sizeof(path))) {
+		snprintf(line, sizeof(line), "\nYour copy of the exercise: %s\n",
+			 student_shown(path, shown, sizeof(shown)));
+		say(line);
+	}
 	return KOBJ_EXIT_OK;
 }
 
-static int cmd_hint(const struct course *c, const struct lesson *l, struct student *s)
+int lesson_hint(const struct course *c, const struct lesson *l, struct student *s)
 {
-	char path[4200];
-	char *text;
-	int i = index_of(c, l), n = 0, want;
+	char path[LESSON_PATH_MAX];
+	char *hints[32], *text, *p;
+	int i = course_index(c, l), n = 0, want;
 
 	snprintf(path, sizeof(path), "%s/hints.md", l->dir);
 	text = lesson_slurp(path);
@@ -304,8 +87,7 @@ static int cmd_hint(const struct course *c, const struct lesson *l, struct stude
 		return KOBJ_EXIT_USAGE;
 	}
 	/* hints are separated by lines holding only "---" */
-	char *hints[32], *p = text;
-	hints[n++] = p;
+	hints[n++] = p = text;
 	while ((p = strstr(p, "\n---\n")) && n < 32) {
 		*p = '\0';
 		p += 5;
@@ -314,8 +96,10 @@ static int cmd_hint(const struct course *c, const struct lesson *l, struct stude
 	want = s->hints[i] < n ? s->hints[i] + 1 : n;
 	for (int h = 0; h < want; h++) {
 		const char *t = hints[h] + strspn(hints[h], "\n");
-		printf("Hint %d of %d:\n%s%s", h + 1, n, t, t[strlen(t) - 1] == '\n' ? "" : "\n");
-		if (h + 1 < want)
+
+		printf("%sHint %d of %d:\n", h ? "\n" : "", h + 1, n);
+		say(t);
+		if (!*t || t[strlen(t) - 1] != '\n')
 			putchar('\n');
 	}
 	if (want == n)
@@ -330,33 +114,32 @@ void lesson_print_findings(lua_State *L)
 {
 	struct kobj_world *w = kobj_lua_world(L);
 	size_t n = kobj_diag_count(w), leaks = kobj_leak_count(w);
-	char where[64];
+	char line[1024];
 
 	if (n)
 		printf("\nThe kernel would have said:\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct kobj_diag *d = kobj_diag_at(w, i);
-		snprintf(where, sizeof(where), "%s:%d", d->origin.file ? d->origin.file : "?",
-			 d->origin.line);
-		printf("  [%s] %.*s  (%s)\n", kobj_diag_tag(d->kind),
-		       (int)strcspn(d->message, "\n"), d->message, where);
+
+		snprintf(line, sizeof(line), "  [%s] %.*s  (%s:%d)\n", kobj_diag_tag(d->kind),
+			 (int)strcspn(d->message, "\n"), d->message,
+			 d->origin.file ? d->origin.file : "?", d->origin.line);
+		say(line);
 	}
 	if (leaks)
 		printf("\n%zu object(s) were never released (kobj lesson shows who holds them "
 		       "when a check fails).\n", leaks);
 }
 
-static int cmd_check(lua_State *L, const struct course *c, const struct lesson *l,
-		     struct student *s, const char *file)
+/* Checks @file (named @shown); marks @l done when every check passes. */
+static int grade(lua_State *L, const struct course *c, const struct lesson *l,
+		 struct student *s, const char *file, const char *shown)
 {
-	char copy[4200];
 	struct verdict v;
 
-	if (!file && !(file = working_copy(s, l, copy, sizeof(copy), false)))
-		return KOBJ_EXIT_USAGE;
-	printf("Checking %s against lesson %d (%s):\n", file, l->number, l->title);
+	printf("Checking %s against lesson %d (%s):\n", shown, l->number, l->title);
 	fflush(stdout);
-	v = lesson_check(L, l, file);
+	v = lesson_check_as(L, l, file, shown);
 	lesson_print_findings(L);
 	if (v.lua_error) {
 		printf("\nThe exercise or its checks stopped with an error (above). Fix it and "
@@ -364,7 +147,7 @@ static int cmd_check(lua_State *L, const struct course *c, const struct lesson *
 		return KOBJ_EXIT_LUA;
 	}
 	if (v.failed == 0 && v.passed > 0) {
-		s->done[index_of(c, l)] = true;
+		s->done[course_index(c, l)] = true;
 		printf("\nAll %d checks pass: lesson %d is done. Next: kobj lesson next\n",
 		       v.passed, l->number);
 		return KOBJ_EXIT_OK;
@@ -374,30 +157,146 @@ static int cmd_check(lua_State *L, const struct course *c, const struct lesson *
 	return KOBJ_EXIT_LUA;
 }
 
+int lesson_grade(lua_State *L, const struct course *c, const struct lesson *l,
+		 struct student *s)
+{
+	char copy[LESSON_PATH_MAX], shown[300];
+
+	if (!student_copy(s, l, copy, sizeof(copy)))
+		return KOBJ_EXIT_USAGE;
+	snprintf(shown, sizeof(shown), "%s.lua", l->slug);
+	return grade(L, c, l, s, copy, shown);
+}
+
+const struct lesson *lesson_next(const struct course *c, const struct student *s)
+{
+	for (int i = 0; i < c->count; i++)
+		if (!s->done[i])
+			return &c->lessons[i];
+	return NULL;
+}
+
 static int cmd_next(const struct course *c, const struct student *s)
 {
-	for (int i = 0; i < c->count; i++) {
-		if (s->done[i])
-			continue;
-		printf("Next: lesson %d. Run it with 'kobj lesson run %d', check your work with "
-		       "'kobj lesson check %d'.\n\n", c->lessons[i].number, c->lessons[i].number,
-		       c->lessons[i].number);
-		return cmd_show(&c->lessons[i], s);
+	const struct lesson *l = lesson_next(c, s);
+
+	if (!l) {
+		printf("You have done every lesson. kobj lesson list shows them all.\n");
+		return KOBJ_EXIT_OK;
 	}
-	printf("You have done every lesson. kobj lesson list shows them all.\n");
+	printf("Next: lesson %d. Run it with 'kobj lesson run %d', check your work with "
+	       "'kobj lesson check %d'.\n\n", l->number, l->number, l->number);
+	return lesson_show(l, s);
+}
+
+/* Whether the student typed yes to @question; no on anything else or without a terminal. */
+static bool confirm(const char *question)
+{
+	char line[64];
+
+	printf("%s [y/N] ", question);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return false;
+	return line[0] == 'y' || line[0] == 'Y';
+}
+
+static int cmd_reset(const struct lesson *l, const struct student *s, bool force)
+{
+	char copy[LESSON_PATH_MAX], backup[LESSON_PATH_MAX + 100];
+	char shown[LESSON_PATH_MAX + 100], msg[LESSON_PATH_MAX + 200];
+
+	snprintf(copy, sizeof(copy), "%s/%s.lua", s->dir, l->slug);
+	student_shown(copy, shown, sizeof(shown));
+	if (student_copy_changed(s, l) && !force) {
+		if (!isatty(STDIN_FILENO)) {
+			snprintf(msg, sizeof(msg), "%s has your changes; 'kobj lesson "
+				 "reset %d --force' replaces it (keeping a backup)", shown,
+				 l->number);
+			kobj_message(KOBJ_PROGNAME, msg);
+			return KOBJ_EXIT_USAGE;
+		}
+		snprintf(msg, sizeof(msg), "Replace your work in %s with the "
+			 "original exercise? (your copy is kept as a .bak file)", shown);
+		if (!confirm(msg)) {
+			printf("Nothing changed.\n");
+			return KOBJ_EXIT_OK;
+		}
+	}
+	if (student_reset(s, l, backup, sizeof(backup)) != 0) {
+		snprintf(msg, sizeof(msg), "cannot reset %s: %s", shown, strerror(errno));
+		kobj_message(KOBJ_PROGNAME, msg);
+		return KOBJ_EXIT_USAGE;
+	}
+	if (backup[0])
+		printf("Your old copy is in %s\n",
+		       student_shown(backup, msg, sizeof(msg)));
+	printf("%s is the original exercise again.\n", shown);
 	return KOBJ_EXIT_OK;
+}
+
+/* The editor: $VISUAL, $EDITOR, Debian's `editor`, or vi. */
+static const char *editor(void)
+{
+	const char *e = getenv("VISUAL");
+
+	if (!e || !*e)
+		e = getenv("EDITOR");
+	if (e && *e)
+		return e;
+	return access("/usr/bin/editor", X_OK) == 0 ? "editor" : "vi";
+}
+
+/* Runs the editor on @path as git does: the variable may hold arguments too. */
+static int run_editor(const char *path)
+{
+	const char *e = editor();
+	char script[LESSON_PATH_MAX], msg[LESSON_PATH_MAX + 200];
+	int status;
+	pid_t pid;
+
+	snprintf(script, sizeof(script), "%s \"$@\"", e);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", script, e, path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		snprintf(msg, sizeof(msg), "the editor '%s' did not finish cleanly (set VISUAL "
+			 "or EDITOR to the one you use)", e);
+		kobj_message(KOBJ_PROGNAME, msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_edit(lua_State *L, const struct course *c, const struct lesson *l,
+		    struct student *s)
+{
+	char copy[LESSON_PATH_MAX];
+
+	if (!student_copy(s, l, copy, sizeof(copy)) || run_editor(copy) != 0)
+		return KOBJ_EXIT_USAGE;
+	return lesson_grade(L, c, l, s);
 }
 
 static void lesson_usage(FILE *out)
 {
 	fputs("usage: kobj lesson [--dir DIR] COMMAND\n"
 	      "  list              the lessons and your progress\n"
+	      "  next              the first lesson you have not done\n"
 	      "  show N            lesson N's text, and where your copy of its exercise is\n"
 	      "  run N             run lesson N's demo (it asks for your predictions)\n"
+	      "  edit N            open your copy of the exercise in $VISUAL or $EDITOR,\n"
+	      "                    then check it\n"
 	      "  check N [FILE]    check your copy of the exercise (or FILE)\n"
+	      "  watch [N]         check again each time you save; go on to the next\n"
+	      "                    lesson when it passes (default: the next lesson)\n"
 	      "  hint N            the next hint for lesson N\n"
-	      "  next              the first lesson you have not done\n"
-	      "  reset N           start lesson N's exercise again from the original\n"
+	      "  reset N [--force] start lesson N's exercise again from the original; asks\n"
+	      "                    first, and keeps your copy as NN-name.lua.bak\n"
 	      "  verify DIR [--out OUTDIR] [--time SECONDS]\n"
 	      "                    grade a class: DIR holds one folder per student with\n"
 	      "                    their NN-name.lua files; writes a table, results.tap\n"
@@ -406,72 +305,114 @@ static void lesson_usage(FILE *out)
 	      "(default ~/.local/share/kobj/lessons).\n", out);
 }
 
+/* The parsed command line of `kobj lesson`. */
+struct lesson_args {
+	const char *dir;
+	const char *cmd;
+	const char *n;       /* the lesson number, or NULL */
+	const char *file;    /* check N FILE */
+	bool force;          /* reset --force */
+};
+
+static void parse(int argc, char **argv, struct lesson_args *a)
+{
+	int i = 1;
+
+	memset(a, 0, sizeof(*a));
+	if (i + 1 < argc && strcmp(argv[i], "--dir") == 0) {
+		a->dir = argv[i + 1];
+		i += 2;
+	}
+	a->cmd = i < argc ? argv[i++] : "help";
+	for (; i < argc; i++) {
+		if (strcmp(argv[i], "--force") == 0)
+			a->force = true;
+		else if (!a->n)
+			a->n = argv[i];
+		else if (!a->file)
+			a->file = argv[i];
+	}
+}
+
+static bool is(const char *cmd, const char *name)
+{
+	return strcmp(cmd, name) == 0;
+}
+
+/* The commands about one lesson @l. */
+static int one_lesson(lua_State *L, const struct course *c, const struct lesson *l,
+		      struct student *s, const struct lesson_args *a)
+{
+	if (is(a->cmd, "show"))
+		return lesson_show(l, s);
+	if (is(a->cmd, "run"))
+		return lesson_demo(L, l, isatty(STDIN_FILENO)) == 0 ? KOBJ_EXIT_OK : KOBJ_EXIT_LUA;
+	if (is(a->cmd, "check"))
+		return a->file ? grade(L, c, l, s, a->file, a->file) : lesson_grade(L, c, l, s);
+	if (is(a->cmd, "hint"))
+		return lesson_hint(c, l, s);
+	if (is(a->cmd, "edit"))
+		return cmd_edit(L, c, l, s);
+	return cmd_reset(l, s, a->force);
+}
+
+static int dispatch(lua_State *L, const struct course *c, struct student *s,
+		    const struct lesson_args *a)
+{
+	static const char *const per_lesson[] = { "show", "run", "check", "hint", "edit",
+						  "reset", NULL };
+	const struct lesson *l = NULL;
+
+	if (is(a->cmd, "list"))
+		return cmd_list(c, s);
+	if (is(a->cmd, "next"))
+		return cmd_next(c, s);
+	if (is(a->cmd, "watch")) {
+		if (a->n && !(l = course_lesson(c, a->n)))
+			return KOBJ_EXIT_USAGE;
+		return lesson_watch(L, c, s, l);
+	}
+	for (const char *const *p = per_lesson; *p; p++) {
+		if (!is(a->cmd, *p))
+			continue;
+		if (!a->n) {
+			kobj_message(KOBJ_PROGNAME, "which lesson? (kobj lesson list)");
+			return KOBJ_EXIT_USAGE;
+		}
+		if (!(l = course_lesson(c, a->n)))
+			return KOBJ_EXIT_USAGE;
+		return one_lesson(L, c, l, s, a);
+	}
+	kobj_message(KOBJ_PROGNAME, "unknown lesson command (kobj lesson help)");
+	return KOBJ_EXIT_USAGE;
+}
+
 int lesson_main(lua_State *L, int argc, char **argv, const struct kobj_opts *o)
 {
 	struct course *c = calloc(1, sizeof(*c));
 	struct student *s = calloc(1, sizeof(*s));
-	const char *dir = NULL;
-	const struct lesson *l = NULL;
-	int i = 1, status = KOBJ_EXIT_USAGE;
-	bool save = false;
+	struct lesson_args a;
+	int status = KOBJ_EXIT_USAGE;
 
 	(void)o;
+	parse(argc, argv, &a);
 	if (!c || !s)
 		goto out;
-	if (i + 1 < argc && strcmp(argv[i], "--dir") == 0) {
-		dir = argv[i + 1];
-		i += 2;
-	}
-	const char *cmd = i < argc ? argv[i++] : "help";
-	const char *arg = i < argc ? argv[i] : NULL;
-	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0) {
+	if (is(a.cmd, "help") || is(a.cmd, "--help")) {
 		lesson_usage(stdout);
 		status = KOBJ_EXIT_OK;
-		goto out;
-	}
-	if (course_find(c) != 0)
-		goto out;
-	if (strcmp(cmd, "verify") == 0) {
-		status = lesson_verify(L, c, argc - i, argv + i);
-		goto out;
-	}
-	if (student_open(s, dir, c) != 0)
-		goto out;
-	if (strcmp(cmd, "list") == 0) {
-		status = cmd_list(c, s);
-	} else if (strcmp(cmd, "next") == 0) {
-		status = cmd_next(c, s);
-	} else if (strcmp(cmd, "show") == 0 || strcmp(cmd, "run") == 0 ||
-		   strcmp(cmd, "check") == 0 || strcmp(cmd, "hint") == 0 ||
-		   strcmp(cmd, "reset") == 0) {
-		if (!arg) {
-			kobj_message(KOBJ_PROGNAME, "which lesson? (kobj lesson list)");
-			goto out;
-		}
-		if (!(l = course_lesson(c, arg)))
-			goto out;
-		save = true;
-		if (strcmp(cmd, "show") == 0) {
-			status = cmd_show(l, s);
-		} else if (strcmp(cmd, "run") == 0) {
-			status = lesson_demo(L, l, isatty(STDIN_FILENO)) == 0
-					 ? KOBJ_EXIT_OK : KOBJ_EXIT_LUA;
-		} else if (strcmp(cmd, "check") == 0) {
-			status = cmd_check(L, c, l, s, i + 1 < argc ? argv[i + 1] : NULL);
-		} else if (strcmp(cmd, "hint") == 0) {
-			status = cmd_hint(c, l, s);
-		} else {
-			char copy[4200];
-			status = working_copy(s, l, copy, sizeof(copy), true) ? KOBJ_EXIT_OK
-									      : KOBJ_EXIT_USAGE;
-			if (status == KOBJ_EXIT_OK)
-				printf("%s is the original exercise again.\n", copy);
-		}
-	} else {
-		kobj_message(KOBJ_PROGNAME, "unknown lesson command (kobj lesson help)");
-	}
-	if (save)
+	} else if (course_find(c) != 0) {
+		/* the message is out */
+	} else if (is(a.cmd, "verify")) {
+		int i = 1;
+
+		while (i < argc && !is(argv[i], "verify"))
+			i++;
+		status = lesson_verify(L, c, argc - i - 1, argv + i + 1);
+	} else if (student_open(s, a.dir, c) == 0) {
+		status = dispatch(L, c, s, &a);
 		student_save(s, c);
+	}
 out:
 	free(c);
 	free(s);

@@ -1,7 +1,11 @@
 /*
- * Running a lesson's scripts: the vocabulary (lessons/lib/lesson.lua) first, then the
- * demo, or the student's exercise followed by the lesson's checks, all in the sandbox.
+ * Running a lesson's scripts: the vocabulary (lessons/lib/lesson.lua and predict.lua)
+ * first, then the demo, or the student's exercise followed by the lesson's checks, all
+ * in the sandbox. Each file is loaded under a short name, relative to the lessons folder
+ * ("01-refcounts/demo.lua") or to the student's ("01-refcounts.lua"), so that the log,
+ * the diagnostics and the leak report never show where the course happens to be stored.
  */
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +18,66 @@
 #include "repl/kobj.h"
 #include "repl/lesson.h"
 
-/* Runs a file in the sandbox's current environment. Return: a Lua status. */
-static int run_file(lua_State *L, const char *path)
+/* The text of @path and its length, malloc'd; NULL if it cannot be read. */
+static char *slurp(const char *path, size_t *size)
 {
-	int status = sandbox_loadfile(L, path);
+	FILE *f = fopen(path, "r");
+	size_t len = 0, cap = 4096, n;
+	char *text;
+
+	if (!f)
+		return NULL;
+	text = malloc(cap);
+	while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			char *more = realloc(text, cap *= 2);
+			if (!more)
+				free(text);
+			text = more;
+		}
+	}
+	fclose(f);
+	if (text)
+		text[len] = '\0';
+	*size = len;
+	return text;
+}
+
+char *lesson_slurp(const char *path)
+{
+	size_t len;
+	return slurp(path, &len);
+}
+
+/* Compiles @path for the sandbox's current environment, its origins named @shown.
+ * Return: a Lua status; the function or the error message is pushed. */
+static int load_file(lua_State *L, const char *path, const char *shown)
+{
+	const char *chunkname = lua_pushfstring(L, "@%s", shown); /* before the malloc */
+	size_t len;
+	char *text = slurp(path, &len);
+	int status;
+
+	if (!text) {
+		lua_pop(L, 1);
+		lua_pushfstring(L, "cannot read %s", shown);
+		return LUA_ERRFILE;
+	}
+	if (text[0] == '#') /* a "#!" line: blank it, keeping the line numbers */
+		memset(text, ' ', strcspn(text, "\n"));
+	status = sandbox_loadbuffer(L, text, len, chunkname);
+	free(text);
+	lua_remove(L, -2); /* the chunk name */
+	return status;
+}
+
+/* Runs @path in the sandbox's current environment, its origins named @shown.
+ * Return: a Lua status, reported. */
+static int run_file(lua_State *L, const char *path, const char *shown)
+{
+	int status = load_file(L, path, shown);
+
 	if (status == LUA_OK)
 		status = kobj_docall(L, 0, 0);
 	return kobj_report(L, status, NULL);
@@ -27,26 +87,55 @@ static int run_file(lua_State *L, const char *path)
 static int l_ask(lua_State *L)
 {
 	char line[512];
+
 	fputs(luaL_optstring(L, 1, "> "), stdout);
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
 		return 0;
-	line[strcspn(line, "\n")] = '\0';
+	line[strcspn(line, "\r\n")] = '\0';
 	lua_pushstring(L, line);
 	return 1;
 }
 
-static int load_vocabulary(lua_State *L, const struct lesson *l, bool ask)
+/* The vocabulary from the course's lib/ folder @lib; predictions are asked when @ask.
+ * On a terminal, print() wraps its lines to the terminal's width. */
+static int load_vocabulary(lua_State *L, const char *lib, bool ask)
 {
-	char lib[4200];
-	snprintf(lib, sizeof(lib), "%s/../lib/lesson.lua", l->dir);
+	char path[LESSON_PATH_MAX];
+	int status;
+
+	sandbox_push_env(L);
 	if (ask) {
-		sandbox_push_env(L);
 		lua_pushcfunction(L, l_ask);
 		lua_setfield(L, -2, "lesson_ask");
-		lua_pop(L, 1);
 	}
-	return run_file(L, lib);
+	if (wrap_width(STDOUT_FILENO) > 0) {
+		lua_pushcfunction(L, wrap_print);
+		lua_setfield(L, -2, "print");
+	}
+	lua_pop(L, 1);
+	snprintf(path, sizeof(path), "%s/lesson.lua", lib);
+	status = run_file(L, path, "lib/lesson.lua");
+	snprintf(path, sizeof(path), "%s/predict.lua", lib);
+	return status == LUA_OK ? run_file(L, path, "lib/predict.lua") : status;
+}
+
+static int lesson_vocabulary(lua_State *L, const struct lesson *l, bool ask)
+{
+	char lib[LESSON_PATH_MAX];
+
+	snprintf(lib, sizeof(lib), "%s/../lib", l->dir);
+	return load_vocabulary(L, lib, ask);
+}
+
+/* Runs the lesson's own @file ("demo.lua"), named "NN-name/@file". */
+static int run_lesson_file(lua_State *L, const struct lesson *l, const char *file)
+{
+	char path[LESSON_PATH_MAX], shown[300];
+
+	snprintf(path, sizeof(path), "%s/%s", l->dir, file);
+	snprintf(shown, sizeof(shown), "%s/%s", l->slug, file);
+	return run_file(L, path, shown);
 }
 
 /* A fresh world and environment, so runs never see each other's objects. */
@@ -64,38 +153,49 @@ static int start(lua_State *L)
 	return kobj_report(L, kobj_docall(L, 0, 0), NULL);
 }
 
-int lesson_open(lua_State *L, const struct lesson *l, const char *file)
+int lesson_open(lua_State *L, const struct lesson *l, const char *file, const char *shown)
 {
-	int status = load_vocabulary(L, l, false);
-	return status == LUA_OK ? run_file(L, file) : status;
+	int status = lesson_vocabulary(L, l, false);
+	return status == LUA_OK ? run_file(L, file, shown) : status;
+}
+
+int lesson_demo_load(lua_State *L, const struct lesson *l)
+{
+	char path[LESSON_PATH_MAX], shown[300];
+	int status = start(L);
+
+	if (status == LUA_OK)
+		status = lesson_vocabulary(L, l, false);
+	if (status != LUA_OK)
+		return status;
+	snprintf(path, sizeof(path), "%s/demo.lua", l->dir);
+	snprintf(shown, sizeof(shown), "%s/demo.lua", l->slug);
+	return kobj_report(L, load_file(L, path, shown), NULL);
 }
 
 int lesson_demo(lua_State *L, const struct lesson *l, bool ask)
 {
-	char demo[4200];
 	int status = start(L);
 
 	if (status == LUA_OK)
-		status = load_vocabulary(L, l, ask);
-	snprintf(demo, sizeof(demo), "%s/demo.lua", l->dir);
+		status = lesson_vocabulary(L, l, ask);
 	if (status == LUA_OK)
-		status = run_file(L, demo);
+		status = run_lesson_file(L, l, "demo.lua");
 	return status;
 }
 
-struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *file)
+struct verdict lesson_check_as(lua_State *L, const struct lesson *l, const char *file,
+			       const char *shown)
 {
 	struct verdict v = { 0, 0, true };
-	char check[4200];
 	int status = start(L);
 
-	snprintf(check, sizeof(check), "%s/check.lua", l->dir);
 	if (status == LUA_OK)
-		status = load_vocabulary(L, l, false);
+		status = lesson_vocabulary(L, l, false);
 	if (status == LUA_OK)
-		status = run_file(L, file);
+		status = run_file(L, file, shown);
 	if (status == LUA_OK)
-		status = run_file(L, check);
+		status = run_lesson_file(L, l, "check.lua");
 	if (status != LUA_OK)
 		return v;
 	sandbox_push_env(L);
@@ -111,25 +211,35 @@ struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *fi
 	return v;
 }
 
-char *lesson_slurp(const char *path)
+struct verdict lesson_check(lua_State *L, const struct lesson *l, const char *file)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t len = 0, cap = 4096;
-	char *text = malloc(cap);
-	size_t n;
-	while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *more = realloc(text, cap *= 2);
-			if (!more)
-				free(text);
-			text = more;
-		}
-	}
-	fclose(f);
-	if (text)
-		text[len] = '\0';
-	return text;
+	return lesson_check_as(L, l, file, file);
+}
+
+/* Whether @dir is a lesson's folder: named NN-something, beside a lib/lesson.lua. */
+static bool lesson_folder(const char *dir, char *lib, size_t size)
+{
+	char copy[LESSON_PATH_MAX + 16];
+	const char *name;
+	char *end;
+
+	snprintf(copy, sizeof(copy), "%s", dir);
+	name = basename(copy);
+	if (strtol(name, &end, 10) <= 0 || *end != '-')
+		return false;
+	snprintf(lib, size, "%s/../lib", dir);
+	snprintf(copy, sizeof(copy), "%s/lesson.lua", lib);
+	return access(copy, R_OK) == 0;
+}
+
+int lesson_script_vocabulary(lua_State *L, const char *script)
+{
+	char dir[4096], lib[LESSON_PATH_MAX];
+
+	if (!script || strcmp(script, "-") == 0)
+		return LUA_OK;
+	snprintf(dir, sizeof(dir), "%s", script);
+	if (!lesson_folder(dirname(dir), lib, sizeof(lib)))
+		return LUA_OK;
+	return load_vocabulary(L, lib, isatty(STDIN_FILENO));
 }

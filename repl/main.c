@@ -17,6 +17,7 @@
 #include <lua.h>
 
 #include "repl/kobj.h"
+#include "repl/lesson.h"
 
 bool kobj_color_stdout;
 bool kobj_color_stderr;
@@ -27,12 +28,13 @@ bool kobj_color_stderr;
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [options]                   the REPL (or run standard input if it is\n"
-		"                                        not a terminal)\n"
-		"       %s [options] run FILE [ARGS...]  run a Lua script ('-': standard input)\n"
-		"       %s [options] -e CODE            run a snippet\n"
-		"       %s lesson list|show N|run N|check N|hint N|next|reset N|verify DIR\n"
-		"                                        the course (see '%s lesson help')\n"
+		"usage: %s [options]                      the REPL (or run standard input if it is\n"
+		"                                           not a terminal)\n"
+		"       %s [options] run FILE [ARGS...]   run a Lua script ('-': standard input)\n"
+		"       %s [options] -e CODE              run a snippet\n"
+		"       %s lesson COMMAND [N]             the course: list, next, show N, run N,\n"
+		"                                           edit N, check N, watch [N], hint N,\n"
+		"                                           reset N, verify DIR ('%s lesson help')\n"
 		"\n"
 		"Options:\n"
 		"  -e CODE                 run CODE (repeatable), in order, before any script\n"
@@ -52,8 +54,11 @@ static void print_usage(FILE *out)
 		"\n"
 		"Code runs in a sandbox: no io, os.execute, package, require, debug, dofile or\n"
 		"loadfile; binary chunks are refused. A run ends with its diagnostics and leak\n"
-		"report on stderr. REPL commands: :help, :tree, :log, :leaks, :diag, :reset,\n"
-		":load, :quit.\n"
+		"report on stderr. A file in a lesson's folder (lessons/NN-name/demo.lua) runs\n"
+		"with the lessons' vocabulary (step, show_tree, predict, ...).\n"
+		"REPL commands: :help, :tree, :log, :dot, :leaks, :diag, :reset, :load,\n"
+		":lesson, :trace, :quit. The prompt (kobj:N>) shows the number of the line it\n"
+		"reads, as logs and diagnostics name it (stdin:N); _PROMPT replaces it.\n"
 		"\n"
 		"Exit status: 0 ok, 1 Lua error, 2 usage error or unreadable script,\n"
 		"3 --strict found a diagnostic or leak.\n"
@@ -253,7 +258,10 @@ static int pmain(lua_State *L)
 	if (o->lesson_argv) {
 		status = lesson_main(L, o->lesson_argc, o->lesson_argv, o);
 	} else if (o->nsnippets > 0 || o->script) {
-		status = run_batch(L, o);
+		if (lesson_script_vocabulary(L, o->script) == LUA_OK)
+			status = run_batch(L, o);
+		else
+			status = KOBJ_EXIT_LUA;
 		if (o->interactive && status != KOBJ_EXIT_USAGE)
 			status = repl_run(L);
 	} else if (o->interactive || isatty(STDIN_FILENO)) {

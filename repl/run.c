@@ -14,8 +14,9 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/dot.h"
-#include "core/world.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 

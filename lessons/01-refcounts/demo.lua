@@ -47,15 +47,16 @@ do
   local kobj = kobject_get(e1000.kobj)
   assert(kobj == e1000.kobj, "kobject_get failed")
 end
-predict("And after kobject_get?", function() return e1000.kobj.refcount end)
+predict("And after kobject_get?", function() return e1000.kobj.refcount end,
+        "kobject_get adds one reference, for the other user: 1 + 1.")
 
 step("The other user is done with it")
 do
   kobject_put(e1000.kobj)
 end
-predict("After that user's kobject_put, has the release method run? (yes or no)",
+predict("After that user's kobject_put, has the release method run?",
         function() return e1000.rx_ring and "no" or "yes" end,
-        "No: the count is 1, the creator still holds its reference.")
+        "No: the count is 1, the creator still holds its reference.", { choices = "yes/no" })
 show_log(2)
 
 step("The creator drops its reference")
@@ -64,7 +65,8 @@ do
 end
 predict("What is the state of 'e1000-0' now?", function() return e1000.kobj.state end,
         "The count reached 0, so the ktype's release method ran right away, inside " ..
-        "kobject_put: the log shows the release event on the same line.")
+        "kobject_put: the log shows the release event on the same line.",
+        { choices = "state" })
 show_log(2)
 print("the adapter's rx_ring after release: " .. tostring(e1000.rx_ring))
 

@@ -53,13 +53,14 @@ step("The last put of mine2")
 do
   kobject_put(mine2.kobj)
 end
-predict("Whose stuff is still there? (mine1, mine2, both or none)",
+predict("Whose stuff is still there?",
         function()
           if mine1.stuff and mine2.stuff then return "both" end
           return mine1.stuff and "mine1" or mine2.stuff and "mine2" or "none"
         end,
         "The release ran for mine2's kobject, and container_of() turned that kobject " ..
-        "into mine2, not into any other object of the type.")
+        "into mine2, not into any other object of the type.",
+        { choices = { "mine1", "mine2", "both", "none" } })
 print("mine1.stuff = " .. tostring(mine1.stuff) .. ", mine2.stuff = " ..
       tostring(mine2.stuff))
 

@@ -58,7 +58,8 @@ do
   -- kset_find_obj() walks the kset's list; in 2.6.0 it takes no reference.
   print("kset_find_obj(drivers, 'tg3'): " .. tostring(kset_find_obj(drivers, "tg3")))
 end
-predict("And the refcount of 'drivers'?", function() return drivers.refcount end)
+predict("And the refcount of 'drivers'?", function() return drivers.refcount end,
+        "Two more: tg3, like e1000, holds it as its parent and as its kset.")
 
 step("A child with an explicit parent and no kset")
 do

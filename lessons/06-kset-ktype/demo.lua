@@ -53,11 +53,13 @@ do
   assert(kobject_add(rtc.kobj) == 0)
   assert(kobject_add(sda.kobj) == 0)
 end
-predict("Which ktype does the kobject core use for sda? (ktype_block or my_ktype)",
+predict("Which ktype does the kobject core use for sda?",
         function() return get_ktype(sda.kobj).name end,
-        "Its kset has a ktype, and a kset's ktype wins over the object's own.")
+        "Its kset has a ktype, and a kset's ktype wins over the object's own.",
+        { choices = { "ktype_block", "my_ktype" } })
 predict("And for rtc?", function() return get_ktype(rtc.kobj).name end,
-        "misc's kset names no ktype, so rtc's own is used.")
+        "misc's kset names no ktype, so rtc's own is used.",
+        { choices = { "ktype_block", "my_ktype" } })
 print("sda.kobj.ktype is still " .. sda.kobj.ktype.name .. ": set, but not used")
 show_tree("/sys/block")
 show_tree("/sys/misc")
@@ -66,10 +68,10 @@ step("Unregister sda")
 do
   kobject_unregister(sda.kobj)
 end
-predict("Whose release method ran for sda? (ktype_block or my_ktype)",
+predict("Whose release method ran for sda?",
         function() return released_by[1] end,
         "The release of the type get_ktype() returns: a release method put only in " ..
-        "sda.kobj.ktype would never run.")
+        "sda.kobj.ktype would never run.", { choices = { "ktype_block", "my_ktype" } })
 
 step("Unregister rtc")
 do

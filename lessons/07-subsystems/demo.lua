@@ -68,7 +68,8 @@ do
   local s = subsys_get(input_subsys)
   assert(s == input_subsys, "subsys_get failed")
 end
-predict("And now?", function() return input_subsys.kset.refcount end)
+predict("And now?", function() return input_subsys.kset.refcount end,
+        "subsys_get() took one more for its user, who must give it back with subsys_put().")
 do
   subsys_put(input_subsys)
   show_log(2)

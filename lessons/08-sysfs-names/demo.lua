@@ -98,10 +98,13 @@ end
 do
   step("kobject_del() removes the directory; the object lives until its last put")
   kobject_del(trig_wifi.kobj)
-  predict("Is phy0-led/trigger still in sysfs (yes/no)?",
-          function() return ls(wifi.kobj.path .. "/trigger") and "yes" or "no" end)
+  predict("Is phy0-led/trigger still in sysfs?",
+          function() return ls(wifi.kobj.path .. "/trigger") and "yes" or "no" end,
+          "kobject_del() removed its directory at once, whatever its count.",
+          { choices = "yes/no" })
   predict("And what is its state?", function() return trig_wifi.kobj.state end,
-          "Out of sysfs, still counted: the creator's reference from kobject_init() remains.")
+          "Out of sysfs, still counted: the creator's reference from kobject_init() remains.",
+          { choices = "state" })
   kobject_put(trig_wifi.kobj)
 end
 
@@ -116,5 +119,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

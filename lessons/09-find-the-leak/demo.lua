@@ -52,7 +52,9 @@ do
   predict("The directory is gone. What is the device's refcount?",
           function() return dev.kobj.refcount end,
           "The driver's reference keeps the structure alive after it left sysfs.")
-  predict("And its state?", function() return dev.kobj.state end)
+  predict("And its state?", function() return dev.kobj.state end,
+          "Deleted from sysfs but not released: someone still holds a reference.",
+          { choices = "state" })
   show_tree()
 end
 
@@ -87,5 +89,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

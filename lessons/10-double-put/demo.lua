@@ -28,10 +28,18 @@ do
   assert(kobject_set_name(kobj, "%s", dev.name) == 0)
   kobj.kset = usb
   assert(kobject_add(kobj) == 0)
-  dev.udev = assert(kobject_get(kobj), "the device is already on its way out")
-  predict("Who owns the device's references, and how many are there?",
+  local driver_refs = references_during(kobj, function()
+    dev.udev = assert(kobject_get(kobj), "the device is already on its way out")
+  end)
+  predict("How many references does the device have?",
           function() return dev.kobj.refcount end,
-          "The bus owns 2 (kobject_init's and kobject_add's), the driver 1 (probe's get).")
+          "kobject_init() gave one, kobject_add() took one, probe's kobject_get() one.")
+  predict("Who owns most of them?",
+          function()
+            return dev.kobj.refcount - driver_refs > driver_refs and "bus" or "driver"
+          end,
+          "The bus owns 2 (kobject_init's and kobject_add's), the driver 1 (probe's get).",
+          { choices = { "bus", "driver" } })
   show_tree()
 end
 
@@ -49,7 +57,7 @@ end
 do
   step("The device is unplugged: kobject_unregister() = kobject_del() + kobject_put()")
   kobject_unregister(dev.kobj)
-  predict("Which half of kobject_unregister() released the device: del or put?",
+  predict("Which half of kobject_unregister() released the device?",
           function()
             -- The put just before the release: the del's (the sysfs registration, held by
             -- the object itself) or the unregister's own.
@@ -62,7 +70,7 @@ do
             end
           end,
           "kobject_del() drops the sysfs reference, the last one left; the put that follows " ..
-          "finds the count at zero.")
+          "finds the count at zero.", { choices = { "del", "put" } })
   show_log(6)
   show_diagnostics()
 end
@@ -72,7 +80,9 @@ do
   predict("What does kobject_get(dev.kobj) return now?",
           function() return tostring(kobject_get(dev.kobj)) end,
           "kobject_get() refuses an object whose count reached zero, and says so.")
-  predict("What is dev.kobj.state?", function() return dev.kobj.state end)
+  predict("What is dev.kobj.state?", function() return dev.kobj.state end,
+          "The count reached zero and the release method ran: every handle is stale.",
+          { choices = "state" })
   local ok, err = pcall(function() return dev.kobj.name end)
   assert(not ok)
   print("reading dev.kobj.name raises: " .. tostring(err))
@@ -87,5 +97,3 @@ do
   assert(#leaks() == 0)
   print("diagnostics: " .. #diagnostics())
 end
-
-print("\nOK")

@@ -104,5 +104,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

@@ -72,9 +72,10 @@ end
 do
   step("An object below a device that is not a device")
   add(stats, "statistics", sata, plain_ktype)
-  predict("Does user space hear about it (yes/no)?",
+  predict("Does user space hear about it?",
           function() return #hotplug_events() > 2 and "yes" or "no" end,
-          "It has no kset, so the nearest kset above it decides; its type is not device.")
+          "It has no kset, so the nearest kset above it decides; its type is not device.",
+          { choices = "yes/no" })
   show_tree("/sys/devices")
 end
 
@@ -97,5 +98,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

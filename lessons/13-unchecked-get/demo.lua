@@ -35,7 +35,9 @@ end
 do
   step("While the port lives, kobject_get() turns the pointer into a reference")
   local kobj = kobject_get(cached.kobj)
-  predict("Is kobj the port's kobject (true/false)?", function() return kobj == port.kobj end)
+  predict("Is kobj the port's kobject?", function() return kobj == port.kobj end,
+          "The port is registered and alive: kobject_get() returns the kobject it was given.",
+          { choices = { "true", "false" } })
   predict("And the port's refcount?", function() return port.kobj.refcount end,
           "2 for the registration, 1 for us. Give it back when done:")
   kobject_put(kobj)
@@ -82,5 +84,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

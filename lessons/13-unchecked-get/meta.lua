@@ -1,5 +1,5 @@
 return {
-  title = "The unchecked get",
+  title = "The unchecked kobject_get",
   -- The checks open a port whose count already reached zero: kobject_get() refuses it
   -- ("refcount_t: addition on 0; use-after-free.") and returns nil, which port_open()
   -- uses anyway (a Lua error, the sandbox's oops). The solution records get-released too:

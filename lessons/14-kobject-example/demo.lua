@@ -78,13 +78,11 @@ do
   step("module_exit: kobject_put(example_kobj)")
   kobject_put(example_kobj)
   show_log(6)
-  predict("Is /sys/kernel/kobject_example still there? (yes/no)",
+  predict("Is /sys/kernel/kobject_example still there?",
           function() return ls("/sys/kernel/kobject_example") and "yes" or "no" end,
           "The last put of an object still in sysfs removes it first (auto cleanup), " ..
-          "files and all, then frees it.")
+          "files and all, then frees it.", { choices = "yes/no" })
   show_tree("/sys/kernel")
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

@@ -103,5 +103,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

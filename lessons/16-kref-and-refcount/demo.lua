@@ -59,9 +59,10 @@ do
     print("  release queued: it waits for the table's lock")
   end)
   show("the entry still in the table", table_of[9].kref)
-  predict("kref_get_unless_zero(table_of[9].kref): true or false?",
+  predict("kref_get_unless_zero(table_of[9].kref)?",
           function() return tostring(kref_get_unless_zero(table_of[9].kref)) end,
-          "At 0 it takes nothing and says so, quietly: the lookup treats the entry as gone.")
+          "At 0 it takes nothing and says so, quietly: the lookup treats the entry as gone.",
+          { choices = { "true", "false" } })
   show("the count is unchanged", table_of[9].kref)
 end
 
@@ -106,5 +107,3 @@ do
   print("A kref is not a kobject: it has no sysfs entry and no leak report of its own.")
   show_leaks()
 end
-
-print("\nOK")

@@ -49,10 +49,11 @@ do
   kobject_put(port)
   show_dmesg(1)
   predict("What is ttyX0's state now?", function() return port.state end,
-          "Count 0, release queued. Its ktype's release has not run.")
-  predict("Is /sys/kernel/ports/ttyX0 still there? (yes/no)",
+          "Count 0, release queued. Its ktype's release has not run.", { choices = "state" })
+  predict("Is /sys/kernel/ports/ttyX0 still there?",
           function() return ls("/sys/kernel/ports/ttyX0") and "yes" or "no" end,
-          "The auto cleanup that removes it is part of the delayed release.")
+          "The auto cleanup that removes it is part of the delayed release.",
+          { choices = "yes/no" })
 end
 
 do
@@ -83,10 +84,10 @@ do
   step("Two stages: kobject_del() now, kobject_put() whenever")
   local p = assert(port_add("ttyX1"))
   kobject_del(p.kobj)
-  predict("After kobject_del, is ttyX1 still in sysfs? (yes/no)",
+  predict("After kobject_del, is ttyX1 still in sysfs?",
           function() return ls("/sys/kernel/ports/ttyX1") and "yes" or "no" end,
           "kobject_del() removes the directory and sends \"remove\" at once; the " ..
-          "count is untouched.")
+          "count is untouched.", { choices = "yes/no" })
   kobject_put(p.kobj)
   local again = assert(port_add("ttyX1"))
   print("port_add('ttyX1') right after -> " .. tostring(again.kobj))
@@ -103,5 +104,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

@@ -115,5 +115,3 @@ do
   show_leaks()
   assert(#leaks() == 0)
 end
-
-print("\nOK")

@@ -7,8 +7,9 @@ local dir, file = arg[1], arg[2]
 local kobject = require "kobject"
 local env = setmetatable({}, { __index = _G })
 for name, value in pairs(kobject) do env[name] = value end
-local lib = arg[0]:gsub("driver%.lua$", "lesson.lua")
-assert(loadfile(lib, "t", env))()
+for _, lib in ipairs{ "lesson.lua", "predict.lua" } do
+  assert(loadfile(arg[0]:gsub("driver%.lua$", lib), "t", env))()
+end
 if file == "demo" then
   assert(loadfile(dir .. "/demo.lua", "t", env))()
   os.exit(0)

@@ -293,45 +293,6 @@ function expect.takes(obj, n, fn, opts)
   end)
 end
 
--- predict(question, truth [, explanation]): the student answers before the truth is
--- shown. truth is a function; its value is compared with the answer as text, ignoring
--- spaces and, for answers with commas or spaces, the order of the items.
-local predictions = { right = 0, asked = 0 }
-
-local function normal(value)
-  local s = trim(tostring(value))
-  if s:find("[, ]") then
-    local items = {}
-    for item in s:gmatch("[^,%s]+") do items[#items + 1] = item end
-    table.sort(items)
-    return table.concat(items, ",")
-  end
-  return s
-end
-
-function predict(question, truth, explanation)
-  print("\n? " .. question)
-  local answer = lesson_ask and lesson_ask("your prediction> ")
-  local value = truth()
-  if answer == nil then
-    print("  (answer: " .. tostring(value) .. ")")
-  else
-    predictions.asked = predictions.asked + 1
-    if normal(answer) == normal(value) then
-      predictions.right = predictions.right + 1
-      print("  right: " .. tostring(value))
-    else
-      print("  not quite: you said " .. answer .. ", it is " .. tostring(value))
-    end
-  end
-  if explanation then print("  " .. explanation) end
-  return value
-end
-
-function prediction_score()
-  return predictions.right, predictions.asked
-end
-
 -- Short names for what demos show.
 function show_tree(path) print(tree(path)) end
 function show_log(n) print(log_text(n)) end

@@ -83,6 +83,7 @@ class Sandbox {
       return;
     }
     if (!c || m.id !== c.id) return;
+    if (m.prompt) consoleView.setPrompt(m.prompt, m.status === "more");
     clearTimeout(c.timer);
     this.current = null;
     setBusy(false);
@@ -363,7 +364,7 @@ function wire() {
   $("load").addEventListener("click", async () => {
     await cancelDemo();
     await saveCopy();
-    consoleView.print("echo", PROMPT + `:lesson ${lesson.number}`);
+    consoleView.print("echo", consoleView.prompt + `:lesson ${lesson.number}`);
     await sandbox.statement(`:lesson ${lesson.number}`);
   });
   $("original").addEventListener("click", () => editor.setValue(lesson.exercise));

@@ -49,8 +49,11 @@ lua_flags=("${cflags[@]}" -w -I"$tmp/include")
 our_flags=("${cflags[@]}" -std=c11 -D_POSIX_C_SOURCE=200809L -DKOBJ_NO_READLINE -Wall -Wextra
 	-Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 	-Wno-format-nonliteral -Wno-constant-conversion
-	-I"$(dirname "$0")/include" -I"$tmp/include" -I"$lua" "${flags[@]}")
-web_flags=("${our_flags[@]}" -Werror)
+	-I"$tmp/include" -I"$lua" "${flags[@]}")
+# The model (core/, lua_bindings/) and the browser's files see the kernel's error numbers
+# (include/errno.h); the program's own files (repl/) compare errno with the C library's.
+model_flags=(-I"$(dirname "$0")/include" "${our_flags[@]}")
+web_flags=("${model_flags[@]}" -Werror)
 
 # One line per object: "kind object source"; two compilers at a time (2 shared cores).
 list=$tmp/objects
@@ -62,12 +65,16 @@ done
 i=0
 for f in "${srcs[@]}"; do
 	i=$((i + 1))
-	kind=our
-	case $f in */repl/web/* | repl/web/*) kind=web ;; esac
+	case $f in
+	repl/web/* | */repl/web/*) kind=web ;;
+	repl/* | */repl/*) kind=our ;;
+	*) kind=model ;;
+	esac
 	echo "$kind $tmp/obj/${i}_$(basename "$f" .c).o $f" >>"$list"
 done
 printf '%s\0' "${lua_flags[@]}" >"$tmp/lua.flags"
 printf '%s\0' "${our_flags[@]}" >"$tmp/our.flags"
+printf '%s\0' "${model_flags[@]}" >"$tmp/model.flags"
 printf '%s\0' "${web_flags[@]}" >"$tmp/web.flags"
 export clang tmp
 xargs -P 2 -L 1 bash -c '

@@ -1,11 +1,12 @@
-// The prompt, as `kobj` has it at a terminal: "kobj> ", then "  ... " while a statement
-// is unfinished; Up and Down walk the history (whole statements, kept in the browser);
-// Tab completes names, fields, sysfs paths and commands (the sandbox's own completion);
-// Ctrl-C or Escape drops the unfinished statement; Shift-Enter starts a new line.
+// The prompt, as `kobj` has it at a terminal: "kobj:12> " (the number of the line, as
+// origins give it: stdin:12), then "  ...13> " while a statement is unfinished; Up and
+// Down walk the history (whole statements, kept in the browser); Tab completes names,
+// fields, sysfs paths and commands (the sandbox's own completion); Ctrl-C or Escape
+// drops the unfinished statement; Shift-Enter starts a new line.
 // Output keeps the terminal's colours: its escape sequences become spans.
 "use strict";
 
-const PROMPT = "kobj> ", PROMPT2 = "  ... ", ASK_PROMPT = "your prediction> ";
+const ASK_PROMPT = "your prediction> "; // lessons/lib/predict.lua asks with it
 // readline's word breaks, as repl/complete.c sets them
 const WORD_BREAKS = " \t\n\"'`@$><=;|&{(,)}[]+-*/%^~#.:";
 const HISTORY_KEY = "kobj.history", HISTORY_SIZE = 1000, MAX_LINES = 5000;
@@ -45,6 +46,7 @@ class Console {
     this.promptEl = document.getElementById("prompt");
     this.completions = document.getElementById("completions");
     this.buffer = "";   // the unfinished statement's lines
+    this.prompt = this.freshPrompt = this.promptEl.textContent;
     this.asking = false; // a demo waits for a prediction
     this.history = loadJson(HISTORY_KEY, []);
     this.at = this.history.length;
@@ -64,8 +66,12 @@ class Console {
     this.output.scrollTop = this.output.scrollHeight;
   }
 
-  setPrompt() {
-    this.promptEl.textContent = this.asking ? ASK_PROMPT : this.buffer ? PROMPT2 : PROMPT;
+  // @prompt: the sandbox's for the next line ("kobj:12> ", or "  ...13> " when
+  // @continuing a statement); a demo's question comes first.
+  setPrompt(prompt, continuing) {
+    if (prompt) this.prompt = prompt;
+    if (prompt && !continuing) this.freshPrompt = prompt;
+    this.promptEl.textContent = this.asking ? ASK_PROMPT : this.prompt;
   }
 
   ask() {
@@ -100,7 +106,6 @@ class Console {
       return this.sandbox.answer(line);
     }
     const text = this.buffer ? this.buffer + "\n" + line : line;
-    if (text.trim() === "") return;
     const status = await this.sandbox.statement(text);
     if (status === "more") {
       this.buffer = text;
@@ -116,6 +121,7 @@ class Console {
     this.print("echo", this.promptEl.textContent + this.input.value + "^C");
     this.input.value = "";
     this.buffer = "";
+    this.prompt = this.freshPrompt;
     this.fit();
     this.completions.hidden = true;
     if (this.asking) {

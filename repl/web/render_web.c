@@ -1,9 +1,9 @@
 /*
- * Graphviz in the browser: core/dot.h's kobj_run_dot() and kobj_render(), which at the
- * terminal run the `dot` program, here call graphviz compiled to WebAssembly (the
- * @viz-js/viz package, loaded beside this module in the Web Worker as Module.viz). The
- * timeline, `:dot` and dot("x.svg") need nothing else. Pictures are written to the
- * worker's in-memory files; PNG and PDF are not made here.
+ * Graphviz in the browser: kobj_run_dot() and kobj_render() (core/pictures/pictures.h),
+ * which at the terminal run the `dot` program, here call graphviz compiled to
+ * WebAssembly (the @viz-js/viz package, loaded beside this module in the Web Worker as
+ * Module.viz). The timeline, `:dot` and dot("x.svg") need nothing else. Pictures are
+ * written to the worker's in-memory files; PNG and PDF are not made here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include <emscripten.h>
 
-#include "core/dot.h"
+#include "core/pictures/pictures.h"
 
 /* Lays out @dot in @format ("svg", "plain"...). Return: the output, malloc'd, or NULL
  * with graphviz's message in @err. */

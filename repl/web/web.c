@@ -20,8 +20,9 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/dot.h"
-#include "core/world.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
+#include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/web/web.h"
@@ -178,7 +179,7 @@ EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
 		if (status == LUA_OK)
 			chunk_print_results(L, 0);
 		else if (status != INCOMPLETE)
-			kobj_report(L, status, NULL);
+			chunk_report_error(L);
 	}
 	at_prompt = false;
 	lua_settop(L, 0);
@@ -186,6 +187,22 @@ EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
 	if (status == INCOMPLETE)
 		return WEB_MORE;
 	return status == LUA_OK ? WEB_DONE : WEB_ERROR;
+}
+
+/**
+ * web_prompt() - the prompt for the next line, as the terminal shows it ("kobj:12> ")
+ * @pending: the lines of an unfinished statement, 0 when a new one starts
+ */
+EMSCRIPTEN_KEEPALIVE const char *web_prompt(int pending)
+{
+	static char prompt[128];
+
+	if (!web_L)
+		return "";
+	snprintf(prompt, sizeof(prompt), "%s",
+		 chunk_push_prompt(web_L, pending == 0, lines_typed + pending + 1));
+	lua_pop(web_L, 1);
+	return prompt;
 }
 
 /* ======================================================================== completion */

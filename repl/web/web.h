@@ -26,6 +26,7 @@ extern lua_State *web_L;
 /* What worker.js calls (each documented where it is defined). */
 int web_open(double max_instructions, int max_memory_mib);
 int web_statement(const char *text);
+const char *web_prompt(int pending);
 const char *web_complete(const char *line, int start, int continuation);
 const char *web_picture(void);
 const char *web_timeline(void);

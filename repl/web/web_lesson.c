@@ -64,33 +64,6 @@ static int ask(lua_State *L)
 	return lua_yield(L, 1);
 }
 
-/* Protected: a fresh world, the vocabulary, then the demo compiled into a new thread. */
-static int prepare(lua_State *L)
-{
-	const struct lesson *l = lua_touserdata(L, 1);
-	char path[4200];
-	lua_State *co;
-
-	if (kobj_lua_reset(L) != 0)
-		return luaL_error(L, "the world cannot be reset here");
-	sandbox_new_env(L);
-	snprintf(path, sizeof(path), "%s/../lib/lesson.lua", l->dir);
-	if (sandbox_loadfile(L, path) != LUA_OK)
-		return lua_error(L);
-	lua_call(L, 0, 0);
-	sandbox_push_env(L);
-	lua_pushcfunction(L, ask);
-	lua_setfield(L, -2, "lesson_ask");
-	lua_pop(L, 1);
-	snprintf(path, sizeof(path), "%s/demo.lua", l->dir);
-	if (sandbox_loadfile(L, path) != LUA_OK)
-		return lua_error(L);
-	co = lua_newthread(L); /* inherits the limits' hook */
-	lua_insert(L, -2);
-	lua_xmove(L, co, 1);
-	return 1;
-}
-
 static void drop_demo(void)
 {
 	luaL_unref(web_L, LUA_REGISTRYINDEX, demo_ref);
@@ -134,7 +107,7 @@ static int resume_demo(lua_State *co, int nargs)
 }
 
 /**
- * web_demo() - run lesson @n's demo in a fresh world
+ * web_demo() - run lesson @n's demo in a fresh world, as `kobj lesson run` does
  * Return: WEB_DONE, WEB_ERROR (printed), or WEB_ASK when it waits for a prediction.
  */
 EMSCRIPTEN_KEEPALIVE int web_demo(int n)
@@ -146,11 +119,15 @@ EMSCRIPTEN_KEEPALIVE int web_demo(int n)
 		return WEB_ERROR;
 	drop_demo();
 	lua_settop(web_L, 0);
-	lua_pushcfunction(web_L, prepare);
-	lua_pushlightuserdata(web_L, (void *)l);
-	if (kobj_report(web_L, kobj_docall(web_L, 1, 1), NULL) != LUA_OK)
+	if (lesson_demo_load(web_L, l) != LUA_OK)
 		return WEB_ERROR;
-	co = lua_tothread(web_L, -1);
+	sandbox_push_env(web_L);
+	lua_pushcfunction(web_L, ask);
+	lua_setfield(web_L, -2, "lesson_ask");
+	lua_pop(web_L, 1);
+	co = lua_newthread(web_L); /* inherits the limits' hook */
+	lua_insert(web_L, -2);
+	lua_xmove(web_L, co, 1); /* the demo */
 	demo_ref = luaL_ref(web_L, LUA_REGISTRYINDEX);
 	return resume_demo(co, 0);
 }

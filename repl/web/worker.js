@@ -88,6 +88,9 @@ onmessage = async (e) => {
     const fn = commands[req.cmd];
     if (!fn) throw new Error(`unknown request '${req.cmd}'`);
     answer = await fn(req);
+    // the prompt for the next line: "kobj:12> ", or "  ...13> " within a statement
+    const pending = answer.status === "more" ? req.text.split("\n").length : 0;
+    answer.prompt = call("web_prompt", "string", ["number"], [pending]);
   } catch (err) {
     // An exception out of the WebAssembly (an abort, JavaScript's own stack running out)
     // leaves the sandbox half-way through a call: the page starts a fresh one.

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/kobject.h"
+#include "core/model/kobject.h"
+#include "core/report/report.h"
 
 struct my_object {
 	struct kobject kobj;
@@ -23,11 +24,13 @@ struct my_object {
 
 static int released;
 
+/* Freed with kfree(), as kernel code does: the sandbox keeps freed memory a while in
+ * quarantine, so a test's late put through a stale pointer is reported, not undefined. */
 static inline void my_object_release(struct kobject *kobj)
 {
 	struct my_object *mine = container_of(kobj, struct my_object, kobj);
 	released++;
-	free(mine);
+	kfree(mine);
 }
 
 static struct kobj_type my_ktype = { .release = my_object_release };
@@ -35,7 +38,7 @@ static struct kobj_type my_ktype = { .release = my_object_release };
 /* A zeroed my_object with the given name, not yet initialised. */
 static inline struct my_object *new_object(const char *name)
 {
-	struct my_object *o = calloc(1, sizeof(*o));
+	struct my_object *o = kzalloc(sizeof(*o), GFP_KERNEL);
 	o->kobj.ktype = &my_ktype;
 	if (name)
 		kobject_set_name(&o->kobj, "%s", name);
@@ -83,5 +86,21 @@ static inline const struct kobj_diag *last_diag(void **state)
 	} while (0)
 
 #define TEST(f) cmocka_unit_test_setup_teardown(f, world_setup, world_teardown)
+
+/* Event @i (0-based) of the log, read into one of a few slots, so that a test can hold
+ * several at once; NULL past the end. */
+static inline const struct kobj_event *event_at(const struct kobj_world *w, size_t i)
+{
+	static struct kobj_event slots[8];
+	static unsigned next;
+	struct kobj_event *ev = &slots[next++ % 8];
+	return kobj_log_read(w, i, ev) ? ev : NULL;
+}
+
+/* The place a site id stands for. */
+static inline struct kobj_origin site(const void *w, unsigned id)
+{
+	return kobj_site_origin(w, id);
+}
 
 #endif

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 
-#include "core/cdev.h"
+#include "core/model/cdev.h"
 #include "tests/core/fixture.h"
 
 /* "Usually such a method has a form like:" */
@@ -66,7 +66,7 @@ static void signatures_match_the_article(void **state)
 	assert_int_equal(set_name(&o->kobj, "via-%s", "pointer"), 0);
 	assert_ptr_equal(get(&o->kobj), &o->kobj);
 	put(&o->kobj);
-	assert_null(kobj_log_event(*state, 1)->origin.file);
+	assert_null(event_at(*state, 1)->origin.file);
 	put(&o->kobj);
 	assert_int_equal(article_releases, 1);
 }

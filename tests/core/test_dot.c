@@ -2,7 +2,8 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "core/dot.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
 #include "tests/core/fixture.h"
 
 static char *slurp(const char *path)
@@ -201,7 +202,12 @@ static void tree_shows_ktypes_marks_and_colour(void **state)
 	char *plain = NULL, *colour = NULL;
 	CAPTURE(plain, sysfs_print_tree(*state, "/sys", out));
 	assert_string_equal(plain, "/sys\n└── a  [refcount 2, my_ktype] !\n");
-	CAPTURE(colour, sysfs_print_tree_color(*state, "/sys", out));
+	static const struct kobj_tree_style style = {
+		.object = "\033[32m", .kset = "\033[1m", .file = "\033[2m", .mark = "\033[1;31m",
+		.faded = "\033[2m", .end = "\033[0m",
+	};
+	const struct kobj_tree_options o = { .style = &style };
+	CAPTURE(colour, kobj_print_tree(*state, "/sys", &o, out));
 	assert_string_equal(colour, "/sys\n└── \033[32ma\033[0m  [refcount 2, my_ktype]"
 				    "\033[1;31m !\033[0m\n");
 	free(plain);

@@ -1,7 +1,8 @@
 /* The timeline page: one frame per event, self-contained, positions computed once. */
 #include <unistd.h>
 
-#include "core/dot.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
 #include "tests/core/fixture.h"
 
 static char *timeline(void **state, int *rc, char *err)

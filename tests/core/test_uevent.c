@@ -107,7 +107,7 @@ static void add_event_has_todays_variables(void **state)
 	free(text);
 
 	/* the log names the call */
-	const struct kobj_event *last = kobj_log_event(*state, kobj_log_count(*state) - 1);
+	const struct kobj_event *last = event_at(*state, kobj_log_count(*state) - 1);
 	assert_int_equal(last->kind, KOBJ_EV_HOTPLUG);
 	assert_string_equal(last->op, "kobject_uevent");
 
@@ -203,7 +203,7 @@ static void ops_filter_name_and_uevent(void **state)
 	assert_int_equal(kobject_uevent_env(&o->kobj, KOBJ_CHANGE, ext), 0);
 	assert_string_equal(env_of(state, 0), "ACTION=change|DEVPATH=/bus/d|SUBSYSTEM=subsys|"
 			    "EXTRA=1|MORE=two|FOO0=d|FOO1=d|SEQNUM=1");
-	assert_string_equal(kobj_log_event(*state, kobj_log_count(*state) - 1)->op,
+	assert_string_equal(event_at(*state, kobj_log_count(*state) - 1)->op,
 			    "kobject_uevent_env");
 
 	assert_int_equal(kobject_uevent(&hidden->kobj, KOBJ_ADD), 0); /* filtered */

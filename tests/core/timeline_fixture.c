@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/dot.h"
-#include "core/kobject.h"
+#include "core/pictures/pictures.h"
+#include "core/report/report.h"
+#include "core/model/kobject.h"
 
 struct my_object {
 	struct kobject kobj;
@@ -14,7 +15,7 @@ struct my_object {
 
 static void release(struct kobject *kobj)
 {
-	free(container_of(kobj, struct my_object, kobj));
+	kfree(container_of(kobj, struct my_object, kobj));
 }
 
 static struct kobj_type ktype = { .release = release };
@@ -22,7 +23,7 @@ static decl_subsys(bus, &ktype, NULL);
 
 static struct my_object *make(const char *name)
 {
-	struct my_object *o = calloc(1, sizeof(*o));
+	struct my_object *o = kzalloc(sizeof(*o), GFP_KERNEL);
 	o->kobj.ktype = &ktype;
 	kobject_set_name(&o->kobj, "%s", name);
 	return o;

@@ -3,19 +3,7 @@
 #   lua5.4 -e 'package.cpath="bazel-bin/lua_bindings/?.so;"..package.cpath' -e 'require "kobject"'
 set -eu
 
-so="lua_bindings/kobject.so"
-[ -f "$so" ] || { echo "FAIL: $so is not in the runfiles" >&2; exit 1; }
-command -v lua5.4 >/dev/null || { echo "FAIL: lua5.4 is not installed (tools/setup)" >&2; exit 1; }
-
-# Built with --config=asan the module needs the sanitizer runtimes loaded first; the
-# stock interpreter is not built with them, so they are preloaded.
-preload=""
-for lib in libasan libubsan; do
-    path=$(ldd "$so" | awk -v lib="$lib" 'index($1, lib) == 1 { print $3 }')
-    [ -n "$path" ] && preload="$preload $path"
-done
-
-out=$(LD_PRELOAD="${preload# }" lua5.4 -e 'package.cpath = "lua_bindings/?.so;" .. package.cpath' - <<'LUA'
+out=$(tests/lua/stock_lua.sh - <<'LUA'
 local k = require "kobject"
 assert(k == require "kobject", "require returns the same module")
 local kt = k.new_ktype{ release = function(kobj) released = kobj.name end }

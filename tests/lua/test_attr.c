@@ -12,7 +12,7 @@
 
 #include <errno.h>
 
-#include "core/kobject.h"
+#include "core/model/kobject.h"
 #include "lua_bindings/kobject_lua.h"
 #include "tests/lua/harness.h"
 
@@ -76,8 +76,9 @@ static void test_show_errors_and_missing_methods(void **state)
 			    "echo: /sys/d/boom: Input/output error");
 	assert_contains(kt_str(L, "return diagnostics()[2].message"),
 			"store() must return a count or a negative errno (an integer), got string");
-	/* No show: -EIO, as kobj_sysfs_ops gives; store returning nothing takes it all. */
-	assert_string_equal(kt_str(L, "return select(3, cat('/sys/d/wo'))"), "-5");
+	/* A write-only file cannot be read (its mode says so); store returning nothing
+	 * takes it all. */
+	assert_string_equal(kt_str(L, "return select(3, cat('/sys/d/wo'))"), "-13");
 	assert_int_equal(kt_int(L, "return echo('/sys/d/wo', 'abc')"), 3);
 	/* A show of a page or more is the bad count sysfs reports, cut to 4095 bytes. */
 	assert_int_equal(kt_int(L, "return #cat('/sys/d/big')"), 4095);

@@ -137,17 +137,24 @@ static void test_dynamic_objects_under_delayed_release(void **state)
 {
 	lua_State *L = *state;
 	kt_run(L, prelude);
-	kt_run(L, "debug_kobject_release(true)\n"
+	kt_run(L, "debug_kobject_release(true, 100)\n"
 		  "p = kobject_create_and_add('p', kernel_kobj)\n"
 		  "c = kobject_create_and_add('c', p)\n"
 		  "kobject_put(p); kobject_put(c)");
 	assert_string_equal(kt_str(L, "return p.state .. ',' .. c.state"), "in sysfs,release pending");
-	/* The pseudo-random delays are 1 to 4 seconds; the parent waits for its child. */
-	assert_int_equal(kt_int(L, "return advance(4 * HZ)"), 1);
+	/* The parent waits for its child: its release is queued when the child's runs, at
+	 * tick 100, so it is due at tick 200, whatever steps the clock is moved by. */
+	assert_int_equal(kt_int(L, "return advance(150)"), 1);
 	assert_string_equal(kt_str(L, "return p.state .. ',' .. c.state"),
 			    "release pending,released");
-	assert_int_equal(kt_int(L, "return advance(4 * HZ)"), 1);
+	assert_int_equal(kt_int(L, "return advance(49)"), 0);
+	assert_int_equal(kt_int(L, "return advance(1)"), 1);
 	assert_string_equal(kt_str(L, "return p.state"), "released");
+	kt_run(L, "debug_kobject_release(true, 100)\n"
+		  "p = kobject_create_and_add('p', kernel_kobj)\n"
+		  "c = kobject_create_and_add('c', p)\n"
+		  "kobject_put(p); kobject_put(c)");
+	assert_int_equal(kt_int(L, "return advance(1000)"), 2); /* at 300 and 400 */
 	assert_contains(kt_str(L, "return dmesg()"), "kobject: 'c' (");
 	assert_contains(kt_str(L, "return dmesg()"), "): kobject_release, parent ");
 	assert_int_equal(kt_int(L, "return #leaks()"), 0);

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/kobject.h"
+#include "core/model/kobject.h"
 #include "lua_bindings/kobject_lua.h"
 #include "tests/lua/harness.h"
 

@@ -196,11 +196,11 @@ static void test_create_and_add_failures_return_nil_and_why(void **state)
 	assert_true(kt_bool(L, "return b == nil"));
 	assert_string_equal(kt_str(L, "return why"),
 			    "kobject_create_and_add: sysfs: cannot create duplicate filename "
-			    "'/same'\nkobject: kobject_add_internal failed for same with -EEXIST, "
+			    "'//same'\nkobject_add_internal failed for same with -EEXIST, "
 			    "don't try to register things with the same name in the same "
 			    "directory.");
 	assert_contains(kt_str(L, "return dmesg()"),
-			"kobject: kobject_create_and_add: kobject_add error: -17");
+			"kobject_create_and_add: kobject_add error: -17");
 	kt_run(L, "s, why = kset_create_and_add('same', nil, nil)");
 	assert_true(kt_bool(L, "return s == nil"));
 	assert_contains(kt_str(L, "return why"), "kset_create_and_add: ");

@@ -1,7 +1,8 @@
 /*
  * Terminal tests of the kobj REPL: each test starts `kobj` on a pseudo-terminal (forkpty),
  * types keys as a user would, and waits for what the screen must show: completion, multi-
- * line input, history across restarts, Ctrl-C, Ctrl-D, colour and NO_COLOR.
+ * line input, numbered prompts, history across restarts, errors with and without their
+ * traceback, Ctrl-C, Ctrl-D, colour and NO_COLOR.
  *
  * Usage: pty_test PATH_TO_KOBJ (Bazel passes $(location //repl:kobj)).
  */
@@ -11,10 +12,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,225 +19,48 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define TIMEOUT_MS 10000
-#define OUT_SIZE (1 << 16)
+#include "tests/repl/pty_session.h"
 
 static const char *kobj_path;
 static char tmp_root[1024];
 
-/* One kobj process on a pseudo-terminal and everything it has printed. */
-struct session {
-	pid_t pid;
-	int fd;
-	char out[OUT_SIZE];
-	size_t len;
-	size_t mark; /* expect() searches from here */
-};
-
-/* ==================================================================== helpers */
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-static const char *find(const char *hay, size_t n, const char *needle)
-{
-	size_t k = strlen(needle), i;
-
-	for (i = 0; k <= n && i <= n - k; i++)
-		if (memcmp(hay + i, needle, k) == 0)
-			return hay + i;
-	return NULL;
-}
-
-/* Prints the transcript with control characters visible, for a failing test. */
-static void dump(const struct session *s)
-{
-	size_t i;
-
-	fprintf(stderr, "---- transcript (%zu bytes, mark at %zu) ----\n", s->len, s->mark);
-	for (i = 0; i < s->len; i++) {
-		unsigned char c = (unsigned char)s->out[i];
-
-		if (c == '\n')
-			fputs("\\n\n", stderr);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(stderr, "\\x%02x", c);
-		else
-			fputc(c, stderr);
-	}
-	fputs("\n---- end ----\n", stderr);
-}
-
-/* Reads what is there within @ms; Return: false once the terminal is closed. */
-static bool pump(struct session *s, int ms)
-{
-	struct pollfd p = { .fd = s->fd, .events = POLLIN };
-	ssize_t n;
-
-	if (poll(&p, 1, ms) <= 0)
-		return true;
-	if (s->len == OUT_SIZE) {
-		fail_msg("the REPL printed more than %d bytes", OUT_SIZE);
-		return false;
-	}
-	n = read(s->fd, s->out + s->len, OUT_SIZE - s->len);
-	if (n <= 0)
-		return false;
-	s->len += (size_t)n;
-	return true;
-}
-
-/* Waits for @needle after the mark; moves the mark past it. Fails the test otherwise. */
-static void expect(struct session *s, const char *needle)
-{
-	long end = now_ms() + TIMEOUT_MS;
-	const char *at;
-
-	for (;;) {
-		at = find(s->out + s->mark, s->len - s->mark, needle);
-		if (at) {
-			s->mark = (size_t)(at - s->out) + strlen(needle);
-			return;
-		}
-		if (now_ms() > end || !pump(s, 50)) {
-			at = find(s->out + s->mark, s->len - s->mark, needle);
-			if (at) {
-				s->mark = (size_t)(at - s->out) + strlen(needle);
-				return;
-			}
-			dump(s);
-			fail_msg("the REPL did not print \"%s\"", needle);
-		}
-	}
-}
-
-/* Asserts that @needle was not printed between position @from and the mark. */
-static void expect_absent(struct session *s, size_t from, const char *needle)
-{
-	if (find(s->out + from, s->mark - from, needle)) {
-		dump(s);
-		fail_msg("the REPL printed \"%s\", which it must not", needle);
-	}
-}
-
-static void type(struct session *s, const char *keys)
-{
-	size_t n = strlen(keys);
-
-	while (n > 0) {
-		ssize_t w = write(s->fd, keys, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		assert_true(w > 0);
-		keys += w;
-		n -= (size_t)w;
-		pump(s, 0);
-	}
-}
-
-static bool ends_with(const struct session *s, const char *tail)
-{
-	size_t n = strlen(tail);
-
-	return s->len >= n && memcmp(s->out + s->len - n, tail, n) == 0;
-}
-
-/*
- * Waits until the REPL waits at a prompt, its last output. Keys typed earlier would reach
- * a terminal in cooked mode, where the line discipline echoes them itself and eats ^D.
- */
-static void ready(struct session *s)
-{
-	long end = now_ms() + TIMEOUT_MS;
-
-	while (!ends_with(s, "kobj> ") && !ends_with(s, "  ... ")) {
-		if (now_ms() > end || !pump(s, 20)) {
-			dump(s);
-			fail_msg("the REPL did not come back to a prompt");
-		}
-	}
-}
+static const char *const prompts[] = { "kobj:", "  ...", NULL };
 
 /* At the prompt, types @keys. */
 static void enter(struct session *s, const char *keys)
 {
-	ready(s);
-	type(s, keys);
-}
-
-/* Lets the REPL settle: reads for @ms. */
-static void settle(struct session *s, int ms)
-{
-	long end = now_ms() + ms;
-
-	while (now_ms() < end && pump(s, 20))
-		;
+	session_ready(s, prompts);
+	session_type(s, keys);
 }
 
 /*
- * Starts kobj with @args (NULL-terminated, may be NULL) in state directory @state.
- * @color: leave NO_COLOR unset (else NO_COLOR=1).
+ * Starts kobj with @args (NULL-terminated, may be NULL) in state directory @state, on a
+ * terminal @cols wide (0: the default). @color: leave NO_COLOR unset (else NO_COLOR=1).
  */
-static void start(struct session *s, const char *state, bool color, const char *const *args)
+static void start_on(struct session *s, const char *state, bool color, const char *const *args,
+		     unsigned short cols)
 {
-	struct winsize ws = { .ws_row = 40, .ws_col = 120 };
-	char home[1200], dir[1200];
+	char home[1200], dir[1200], home_env[1300], state_env[1300];
+	const char *argv[16] = { kobj_path };
+	const char *env[] = { home_env, state_env, color ? "NO_COLOR" : "NO_COLOR=1", NULL };
+	int i;
 
-	memset(s, 0, sizeof(*s));
 	snprintf(home, sizeof(home), "%s/home", tmp_root);
 	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, state);
 	mkdir(home, 0700);
-	s->pid = forkpty(&s->fd, NULL, NULL, &ws);
-	assert_true(s->pid >= 0);
-	if (s->pid == 0) {
-		const char *argv[16] = { kobj_path };
-		int i;
-
-		for (i = 0; args && args[i] && i < 14; i++)
-			argv[i + 1] = args[i];
-		setenv("TERM", "dumb", 1);
-		setenv("HOME", home, 1);
-		setenv("XDG_STATE_HOME", dir, 1);
-		setenv("INPUTRC", "/dev/null", 1);
-		if (color)
-			unsetenv("NO_COLOR");
-		else
-			setenv("NO_COLOR", "1", 1);
-		execv(kobj_path, (char *const *)argv);
-		_exit(127);
-	}
-	expect(s, "kobj> ");
+	snprintf(home_env, sizeof(home_env), "HOME=%s", home);
+	snprintf(state_env, sizeof(state_env), "XDG_STATE_HOME=%s", dir);
+	for (i = 0; args && args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	session_start(s, argv, env, cols);
+	session_expect(s, "kobj:1> ");
 }
 
-/* Waits for the process to end; Return: its wait status. Fails on a timeout. */
-static int wait_exit(struct session *s)
+static void start(struct session *s, const char *state, bool color, const char *const *args)
 {
-	long end = now_ms() + TIMEOUT_MS;
-	int status;
-
-	for (;;) {
-		pid_t r = waitpid(s->pid, &status, WNOHANG);
-
-		if (r == s->pid) {
-			s->pid = 0;
-			return status;
-		}
-		if (now_ms() > end) {
-			dump(s);
-			fail_msg("kobj did not exit");
-		}
-		if (!pump(s, 20))
-			poll(NULL, 0, 20);
-	}
+	start_on(s, state, color, args, 0);
 }
 
 /* Ctrl-D, then a clean exit. */
@@ -249,9 +69,9 @@ static void finish(struct session *s)
 	int status;
 
 	enter(s, "\x04");
-	status = wait_exit(s);
+	status = session_wait(s);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		dump(s);
+		session_dump(s);
 		fail_msg("kobj ended with wait status %d", status);
 	}
 }
@@ -268,12 +88,7 @@ static int teardown(void **state)
 {
 	struct session *s = *state;
 
-	if (s->pid > 0) {
-		kill(s->pid, SIGKILL);
-		waitpid(s->pid, NULL, 0);
-	}
-	if (s->fd > 0)
-		close(s->fd);
+	session_close(s);
 	free(s);
 	return 0;
 }
@@ -286,12 +101,12 @@ static void test_tab_completes_a_global(void **state)
 
 	start(s, "complete-global", false, NULL);
 	enter(s, "x = kobject_unreg\t");
-	expect(s, "x = kobject_unregister");
-	type(s, "\n");
+	session_expect(s, "x = kobject_unregister");
+	session_type(s, "\n");
 	enter(s, "print(x == kobject_unregister)\n");
-	expect(s, "\r\ntrue\r\n");
+	session_expect(s, "\r\ntrue\r\n");
 	enter(s, "pack\t\n"); /* the removed package library is never offered */
-	expect(s, "\r\nnil\r\n");
+	session_expect(s, "\r\nnil\r\n");
 	finish(s);
 }
 
@@ -301,11 +116,11 @@ static void test_tab_completes_a_field_after_a_dot(void **state)
 
 	start(s, "complete-field", false, NULL);
 	enter(s, "t = {alpha = 1, beta = 2}\n");
-	expect(s, "kobj> ");
+	session_expect(s, "kobj:2> ");
 	enter(s, "print(t.al\t");
-	expect(s, "print(t.alpha");
-	type(s, ")\n");
-	expect(s, "\r\n1\r\n");
+	session_expect(s, "print(t.alpha");
+	session_type(s, ")\n");
+	session_expect(s, "\r\n1\r\n");
 	finish(s);
 }
 
@@ -316,14 +131,14 @@ static void test_tab_completes_a_method_of_a_handle(void **state)
 	start(s, "complete-method", false, NULL);
 	enter(s, "k = new_kobject()\n");
 	enter(s, "k:set_na\t");
-	expect(s, "k:set_name");
-	type(s, "(\"comet\")\n");
+	session_expect(s, "k:set_name");
+	session_type(s, "(\"comet\")\n");
 	enter(s, "k.name\n");
-	expect(s, "\r\ncomet\r\n");
+	session_expect(s, "\r\ncomet\r\n");
 	enter(s, "print(k.refc\t"); /* a field of a handle, from its metatable's __fields */
-	expect(s, "print(k.refcount");
-	type(s, ")\n");
-	expect(s, "\r\n0\r\n");
+	session_expect(s, "print(k.refcount");
+	session_type(s, ")\n");
+	session_expect(s, "\r\n0\r\n");
 	finish(s);
 }
 
@@ -334,14 +149,14 @@ static void test_tab_completes_a_sysfs_path_in_a_string(void **state)
 	start(s, "complete-sysfs", false, NULL);
 	enter(s, "k = new_kobject() kobject_set_name(k, \"zebra\") kobject_init(k) "
 		"kobject_add(k)\n");
-	expect(s, "kobj> ");
+	session_expect(s, "kobj:2> ");
 	enter(s, "p = \"/sy\t");
-	expect(s, "p = \"/sys/");
-	type(s, "ze\t");
-	expect(s, "zebra/");
-	type(s, "\"\n");
+	session_expect(s, "p = \"/sys/");
+	session_type(s, "ze\t");
+	session_expect(s, "zebra/");
+	session_type(s, "\"\n");
 	enter(s, "p\n");
-	expect(s, "\r\n/sys/zebra/\r\n");
+	session_expect(s, "\r\n/sys/zebra/\r\n");
 	finish(s);
 }
 
@@ -351,9 +166,9 @@ static void test_tab_completes_a_command(void **state)
 
 	start(s, "complete-command", false, NULL);
 	enter(s, ":he\t");
-	expect(s, ":help");
-	type(s, "\n");
-	expect(s, "Commands");
+	session_expect(s, ":help");
+	session_type(s, "\n");
+	session_expect(s, "Commands");
 	finish(s);
 }
 
@@ -363,12 +178,12 @@ static void test_incomplete_statement_continues(void **state)
 
 	start(s, "multiline", false, NULL);
 	enter(s, "for i = 1, 2 do\n");
-	expect(s, "  ... ");
+	session_expect(s, "  ...2> ");
 	enter(s, "print(i * 10)\n");
-	expect(s, "  ... ");
+	session_expect(s, "  ...3> ");
 	enter(s, "end\n");
-	expect(s, "\r\n10\r\n20\r\n");
-	expect(s, "kobj> ");
+	session_expect(s, "\r\n10\r\n20\r\n");
+	session_expect(s, "kobj:4> ");
 	finish(s);
 }
 
@@ -378,24 +193,71 @@ static void test_expression_prints_its_value(void **state)
 
 	start(s, "expression", false, NULL);
 	enter(s, "{1, 2, x = 'y'}\n");
-	expect(s, "{1, 2, x = \"y\"}\r\n");
+	session_expect(s, "{1, 2, x = \"y\"}\r\n");
 	enter(s, "k = new_kobject()\n");
 	enter(s, "k\n");
-	expect(s, "\r\nkobject");
+	session_expect(s, "\r\nkobject");
 	finish(s);
 }
 
-static void test_error_prints_traceback_and_prompt_returns(void **state)
+static void test_error_prints_its_message_and_prompt_returns(void **state)
+{
+	struct session *s = *state;
+	size_t from;
+
+	start(s, "error", false, NULL);
+	from = s->mark;
+	enter(s, "error('boom')\n");
+	session_expect(s, "stdin:1: boom");
+	session_expect(s, "kobj:2> ");
+	session_expect_absent(s, from, "stack traceback:");
+	enter(s, ":trace\n");
+	session_expect(s, "stdin:1: boom\r\nstack traceback:");
+	session_expect(s, "kobj:3> ");
+	enter(s, "6 * 7\n");
+	session_expect(s, "\r\n42\r\n");
+	finish(s);
+}
+
+/* An error inside a function loaded from a file keeps its traceback: it says where. */
+static void test_error_in_a_loaded_function_keeps_its_traceback(void **state)
+{
+	struct session *s = *state;
+	char path[1300], load[1400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/deep.lua", tmp_root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("function deep()\n  error('down here')\nend\n", f);
+	fclose(f);
+	snprintf(load, sizeof(load), ":load %s\n", path);
+	start(s, "deep-error", false, NULL);
+	enter(s, load);
+	enter(s, "deep()\n");
+	session_expect(s, "deep.lua:2: down here\r\nstack traceback:");
+	session_expect(s, "deep.lua:2: in function");
+	finish(s);
+}
+
+/* The prompt shows the line number that stdin:N names; _PROMPT replaces it. */
+static void test_prompt_shows_the_line_number_it_records(void **state)
 {
 	struct session *s = *state;
 
-	start(s, "error", false, NULL);
-	enter(s, "error('boom')\n");
-	expect(s, "stdin:1: boom");
-	expect(s, "stack traceback:");
-	expect(s, "kobj> ");
-	enter(s, "6 * 7\n");
-	expect(s, "\r\n42\r\n");
+	start(s, "line-numbers", false, NULL);
+	enter(s, ":tree\n");
+	enter(s, "x = 1\n");
+	enter(s, "if x then\n");
+	session_expect(s, "  ...4> ");
+	enter(s, "kobject_put(new_kobject())\n");
+	enter(s, "end\n");
+	session_expect(s, "stdin:4");
+	session_expect(s, "kobj:6> ");
+	enter(s, "_PROMPT = 'mine> '\n");
+	session_expect(s, "\nmine> ");
+	session_type(s, "_PROMPT = nil\n");
+	session_expect(s, "kobj:8> ");
 	finish(s);
 }
 
@@ -407,25 +269,25 @@ static void test_history_survives_a_restart(void **state)
 
 	start(s, "history", false, NULL);
 	enter(s, "40 + 2\n");
-	expect(s, "\r\n42\r\n");
+	session_expect(s, "\r\n42\r\n");
 	enter(s, "for i = 1, 2 do\n");
 	enter(s, "print(i + 100)\n");
 	enter(s, "end\n");
-	expect(s, "102\r\n");
+	session_expect(s, "102\r\n");
 	finish(s);
 	snprintf(path, sizeof(path), "%s/history/kobj/history", tmp_root);
 	assert_int_equal(stat(path, &st), 0);
 
 	start(s, "history", false, NULL);
 	enter(s, "\x10"); /* Ctrl-P: the multi-line statement, whole */
-	expect(s, "print(i + 100)");
-	type(s, "\n");
-	expect(s, "101\r\n102\r\n");
-	expect(s, "kobj> ");
+	session_expect(s, "print(i + 100)");
+	session_type(s, "\n");
+	session_expect(s, "101\r\n102\r\n");
+	session_expect(s, "kobj:4> ");
 	enter(s, "\x10\x10"); /* and the one before it */
-	expect(s, "40 + 2");
-	type(s, "\n");
-	expect(s, "\r\n42\r\n");
+	session_expect(s, "40 + 2");
+	session_type(s, "\n");
+	session_expect(s, "\r\n42\r\n");
 	finish(s);
 }
 
@@ -437,16 +299,16 @@ static void test_ctrl_c_interrupts_a_running_statement(void **state)
 
 	start(s, "interrupt", false, args);
 	enter(s, "while true do end\n");
-	expect(s, "while true do end\r\n");
-	for (tries = 0; tries < 50 && !find(s->out + s->mark, s->len - s->mark, "interrupted!");
-	     tries++) {
-		settle(s, 100);
-		type(s, "\x03");
+	session_expect(s, "while true do end\r\n");
+	for (tries = 0; tries < 50 && !session_saw(s, "interrupted!"); tries++) {
+		session_settle(s, 100);
+		session_type(s, "\x03");
 	}
-	expect(s, "interrupted!");
-	expect(s, "kobj> ");
+	session_expect(s, "stdin:1: interrupted!\r\n");
+	session_expect(s, "kobj:2> ");
+	session_expect_absent(s, 0, "stack traceback");
 	enter(s, "1 + 1\n");
-	expect(s, "\r\n2\r\n");
+	session_expect(s, "\r\n2\r\n");
 	finish(s);
 }
 
@@ -457,14 +319,14 @@ static void test_ctrl_c_at_the_prompt_clears_the_line(void **state)
 
 	start(s, "clear-line", false, NULL);
 	enter(s, "undefined_function_xyz()");
-	expect(s, "undefined_function_xyz()");
+	session_expect(s, "undefined_function_xyz()");
 	from = s->mark;
-	type(s, "\x03");
-	expect(s, "^C");
-	expect(s, "kobj> ");
+	session_type(s, "\x03");
+	session_expect(s, "^C");
+	session_expect(s, "kobj:1> ");
 	enter(s, "2 + 3\n");
-	expect(s, "\r\n5\r\n");
-	expect_absent(s, from, "attempt to call");
+	session_expect(s, "\r\n5\r\n");
+	session_expect_absent(s, from, "attempt to call");
 	finish(s);
 }
 
@@ -474,12 +336,12 @@ static void test_ctrl_c_drops_an_incomplete_statement(void **state)
 
 	start(s, "cancel-continuation", false, NULL);
 	enter(s, "if true then\n");
-	expect(s, "  ... ");
-	type(s, "\x03");
-	expect(s, "^C");
-	expect(s, "kobj> ");
+	session_expect(s, "  ...2> ");
+	session_type(s, "\x03");
+	session_expect(s, "^C");
+	session_expect(s, "kobj:1> ");
 	enter(s, "7 * 6\n");
-	expect(s, "\r\n42\r\n");
+	session_expect(s, "\r\n42\r\n");
 	finish(s);
 }
 
@@ -490,7 +352,7 @@ static void test_quit_command_exits(void **state)
 
 	start(s, "quit", false, NULL);
 	enter(s, ":quit\n");
-	status = wait_exit(s);
+	status = session_wait(s);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
@@ -501,10 +363,31 @@ static void test_diagnostics_show_as_they_happen(void **state)
 
 	start(s, "diagnostics", false, NULL);
 	enter(s, "k = new_kobject() kobject_init(k) kobject_put(k) kobject_put(k)\n");
-	expect(s, "refcount_t: underflow");
-	expect(s, "kobj> ");
+	session_expect(s, "refcount_t: underflow");
+	session_expect(s, "kobj:2> ");
 	enter(s, ":diag\n");
-	expect(s, "refcount_t: underflow");
+	session_expect(s, "refcount_t: underflow");
+	finish(s);
+}
+
+/* A diagnostic's explanation breaks at spaces, within the terminal's width. */
+static void test_diagnostics_wrap_at_the_terminal_width(void **state)
+{
+	struct session *s = *state;
+	size_t from, line = 0;
+
+	start_on(s, "narrow", false, NULL, 60);
+	from = s->mark;
+	enter(s, "k = new_kobject() kobject_init(k) kobject_put(k)\n");
+	session_expect(s, "\r\nDocumentation/core-api/kobject.rst.");
+	session_expect(s, "kobj:2> ");
+	for (size_t i = from; i < s->mark; i++) {
+		line = s->out[i] == '\n' ? 0 : line + (s->out[i] != '\r');
+		if (line > 59) {
+			session_dump(s);
+			fail_msg("a line passes the terminal's 60 columns");
+		}
+	}
 	finish(s);
 }
 
@@ -515,18 +398,18 @@ static void test_bad_input_gets_an_error_not_a_crash(void **state)
 
 	start(s, "bad-input", false, args);
 	enter(s, ")))\n");
-	expect(s, "unexpected symbol");
+	session_expect(s, "unexpected symbol");
 	enter(s, ":log many\n");
-	expect(s, "wants a number");
+	session_expect(s, "wants a number");
 	enter(s, ":nosuchcommand\n");
-	expect(s, "unknown command");
+	session_expect(s, "unknown command");
 	enter(s, "string.rep('x', 1 << 30)\n");
-	expect(s, "memory limit reached (32 MiB");
+	session_expect(s, "memory limit reached (32 MiB");
 	enter(s, "t = {} t.t = t\n");
 	enter(s, "t\n");
-	expect(s, "<cycle>");
+	session_expect(s, "<cycle>");
 	enter(s, "1 + 1\n");
-	expect(s, "\r\n2\r\n");
+	session_expect(s, "\r\n2\r\n");
 	finish(s);
 }
 
@@ -537,16 +420,16 @@ static void test_colour_on_a_terminal_unless_no_color(void **state)
 
 	start(s, "colour", true, NULL);
 	enter(s, "1 + 1\n");
-	expect(s, "\x1b[36m2\x1b[0m");
+	session_expect(s, "\x1b[36m2\x1b[0m");
 	finish(s);
 
 	start(s, "no-colour", false, NULL);
 	from = s->mark;
 	enter(s, "1 + 1\n");
 	enter(s, "error('plain')\n");
-	expect(s, "\r\n2\r\n");
-	expect(s, "plain");
-	expect_absent(s, from, "\x1b[3");
+	session_expect(s, "\r\n2\r\n");
+	session_expect(s, "plain");
+	session_expect_absent(s, from, "\x1b[3");
 	finish(s);
 }
 
@@ -564,7 +447,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_incomplete_statement_continues, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_expression_prints_its_value, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_error_prints_traceback_and_prompt_returns,
+		cmocka_unit_test_setup_teardown(test_error_prints_its_message_and_prompt_returns,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_error_in_a_loaded_function_keeps_its_traceback,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prompt_shows_the_line_number_it_records,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_survives_a_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ctrl_c_interrupts_a_running_statement, setup,
@@ -575,6 +462,8 @@ int main(int argc, char **argv)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_quit_command_exits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diagnostics_show_as_they_happen, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_diagnostics_wrap_at_the_terminal_width, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input_gets_an_error_not_a_crash, setup,
 						teardown),

@@ -87,14 +87,16 @@ async function prompt(page) {
   await typeLine(page, "k = new_kobject(); k.kset = bus.kset; kobject_set_name(k, 'eth0')");
   await typeLine(page, "kobject_register(k)");
   await typeLine(page, "k.refcount");
-  expect(await outputMatches(page, /kobj> k\.refcount\n2(\n|$)/), "an expression prints its value");
+  expect(await outputMatches(page, /kobj:5> k\.refcount\n2(\n|$)/),
+         "an expression prints its value, at a prompt that numbers the lines");
   expect(await page.$$eval("#output .fg-36", (s) => s.some((e) => e.textContent === "2")),
          "numbers print in the terminal's colour");
   await page.waitForFunction(() => /eth0/.test(document.getElementById("picture").textContent));
   expect(true, "the picture is redrawn after a statement (eth0 in it)");
 
   await typeLine(page, "for i = 1, 2 do");
-  expect((await text(page, "#prompt")).startsWith("  ..."), "an unfinished statement continues");
+  expect(/^  \.\.\.7> $/.test(await page.$eval("#prompt", (e) => e.textContent)),
+         "an unfinished statement continues on line 7");
   await typeLine(page, "print('line', i) end");
   expect(await outputMatches(page, /line\t1\nline\t2/), "the statement runs once finished");
   await page.keyboard.press("ArrowUp");
@@ -129,7 +131,7 @@ async function lessonOne(page, browser) {
                                { timeout: 20000 });
     await typeLine(page, a);
   }
-  await page.waitForFunction(() => document.getElementById("prompt").textContent === "kobj> ");
+  await page.waitForFunction(() => /^kobj:\d+> $/.test(document.getElementById("prompt").textContent));
   const demo = await text(page, "#output");
   expect(/right: 1/.test(demo) && /not quite: you said 3, it is 2/.test(demo) && /right: no/.test(demo) &&
          /right: released/.test(demo), "the demo grades each prediction", demo.slice(-600));
@@ -164,7 +166,7 @@ async function lessonOne(page, browser) {
   await clearOutput(page);
   await page.click("#load");
   await idle(page);
-  expect(await outputMatches(page, /Loaded \/home\/kobj\/lessons\/01-refcounts\.lua/),
+  expect(await outputMatches(page, /Loading \/home\/kobj\/lessons\/01-refcounts\.lua/),
          "Load into the prompt runs :lesson 1 on the student's copy");
   await typeLine(page, "open_device(make_device('eth9')) ~= nil");
   expect(await outputMatches(page, /\ntrue(\n|$)/), "the copy's functions can be called at the prompt");

@@ -2,8 +2,10 @@
  * The kernel's error numbers in the browser's build. Emscripten's C library numbers
  * errors as WASI does (ENOMEM is 48 there), but the sandbox reports the kernel's own
  * codes ("kobject_add_internal failed for x (error: -12 ...)") and its lessons print
- * them, so the project's C files see Linux's numbers (include/uapi/asm-generic/errno*.h)
- * and strerror() that reads them. Debian's Lua is built without this header.
+ * them, so the model's C files (core/, lua_bindings/) see Linux's numbers
+ * (include/uapi/asm-generic/errno*.h) and a strerror() that reads them. The program's
+ * own files (repl/), which compare errno with what the C library set, and Debian's Lua
+ * are built without this header.
  */
 #ifndef KOBJ_WEB_LINUX_ERRNO_H
 #define KOBJ_WEB_LINUX_ERRNO_H
