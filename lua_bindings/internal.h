@@ -69,6 +69,7 @@
 #undef sysfs_create_link
 #undef sysfs_remove_link
 #undef kernel_kobj
+#undef kset_find_obj
 
 /*
  * The kinds of handle; each has one metatable whose __name is kl_type_names[type]. The
@@ -201,10 +202,16 @@ struct kl_ctx {
 
 /* ========================================================================== handles */
 
-/* A handle: a box that holds no reference. See kobject_lua.h for the rules. */
+/*
+ * A handle: a box that holds no reference. See kobject_lua.h for the rules. A reference
+ * handle is one that a call returning a new reference made (kobject_get, kset_find_obj,
+ * kobject_create_and_add...): the same object, equal to its plain handle, that also names
+ * the reference it stands for, so that a put through it drops exactly that one.
+ */
 struct kl_handle {
 	struct kl_node *node;   /* NULL for modules */
 	struct module *mod;     /* modules only; owned by the world */
+	unsigned long long ref; /* the reference's token (kobj_last_ref), 0 for a plain one */
 	unsigned gen;
 	enum kl_type type;
 };
@@ -240,6 +247,12 @@ void *kl_view(struct kl_node *n, enum kl_type view);
 unsigned kl_node_id(struct kl_ctx *ctx, struct kl_node *n, enum kl_type view);
 const struct kobj_record *kl_node_record(struct kl_ctx *ctx, struct kl_node *n);
 void kl_push_handle(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view);
+/* [] -> [handle]: a reference handle for @n carrying the reference @token, or the plain
+ * handle when @token is 0. */
+void kl_push_ref(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view,
+		 unsigned long long token);
+/* The reference the handle at @idx carries, or 0 (a plain handle, or not a handle). */
+unsigned long long kl_handle_ref(lua_State *L, int idx);
 /*
  * kl_push_addr() - the handle for a C address: nil for NULL or an unknown address. A live
  * kobject or kset the module did not make (views KL_KOBJECT and KL_KSET only) is adopted:

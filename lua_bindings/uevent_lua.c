@@ -206,9 +206,9 @@ static int env_tostring(lua_State *L)
 
 /* ======================================================================= uevent_ops */
 
-static int filter_tramp(const struct kobject *kobj);
-static const char *name_tramp(const struct kobject *kobj);
-static int uevent_tramp(const struct kobject *kobj, struct kobj_uevent_env *env);
+static int filter_tramp(struct kobject *kobj);
+static const char *name_tramp(struct kobject *kobj);
+static int uevent_tramp(struct kobject *kobj, struct kobj_uevent_env *env);
 
 static const struct kset_uevent_ops tramp_ops = {
 	.filter = filter_tramp,
@@ -308,7 +308,7 @@ static int filter_body(lua_State *L)
 	return 0;
 }
 
-static int filter_tramp(const struct kobject *kobj)
+static int filter_tramp(struct kobject *kobj)
 {
 	struct uevent_call c = make_call(kobj);
 	char what[300];
@@ -340,7 +340,7 @@ static int name_body(lua_State *L)
 	return 0;
 }
 
-static const char *name_tramp(const struct kobject *kobj)
+static const char *name_tramp(struct kobject *kobj)
 {
 	struct uevent_call c = make_call(kobj);
 	char what[300];
@@ -375,7 +375,7 @@ static int uevent_body(lua_State *L)
 	return 0;
 }
 
-static int uevent_tramp(const struct kobject *kobj, struct kobj_uevent_env *env)
+static int uevent_tramp(struct kobject *kobj, struct kobj_uevent_env *env)
 {
 	struct uevent_call c = make_call(kobj);
 	struct kl_ctx *ctx = c.ctx;

@@ -207,6 +207,8 @@ void complete_set_continuation(bool continuation);
 
 /* `kobj lesson ...`: argv[0] is "lesson". Return: an exit status. */
 int lesson_main(lua_State *L, int argc, char **argv, const struct kobj_opts *o);
+/* real.c: "real FILE.c" or "lesson real N [FILE.c]" (argv[0] is "real" or "lesson"). */
+int real_main(int argc, char **argv);
 
 /* ---------------------------------------------------------------------- commands.c */
 

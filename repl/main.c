@@ -35,6 +35,8 @@ static void print_usage(FILE *out)
 		"       %s lesson COMMAND [N]             the course: list, next, show N, run N,\n"
 		"                                           edit N, check N, watch [N], hint N,\n"
 		"                                           reset N, verify DIR ('%s lesson help')\n"
+		"       %s real FILE.c                    kernel C in Linux 6.1 (QEMU) and in the\n"
+		"                                           sandbox, side by side (and 'lesson real N')\n"
 		"\n"
 		"Options:\n"
 		"  -e CODE                 run CODE (repeatable), in order, before any script\n"
@@ -65,7 +67,7 @@ static void print_usage(FILE *out)
 		"Environment: NO_COLOR turns colour off; the REPL's history is kept in\n"
 		"$XDG_STATE_HOME/kobj/history (default ~/.local/state/kobj/history).\n",
 		KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME, KOBJ_PROGNAME,
-		KOBJ_DEFAULT_MAX_MEMORY_MIB);
+		KOBJ_PROGNAME, KOBJ_DEFAULT_MAX_MEMORY_MIB);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -287,6 +289,9 @@ int main(int argc, char **argv)
 	/* `bazel run //repl -- run lesson.lua` names files from where the user stands */
 	if (getenv("BUILD_WORKING_DIRECTORY") && chdir(getenv("BUILD_WORKING_DIRECTORY")) != 0)
 		perror("kobj: BUILD_WORKING_DIRECTORY");
+	if (argc >= 2 && (strcmp(argv[1], "real") == 0 ||
+			  (argc >= 3 && strcmp(argv[1], "lesson") == 0 && strcmp(argv[2], "real") == 0)))
+		return real_main(argc - 1, argv + 1); /* QEMU and the sandbox: no Lua state */
 	result = parse_args(argc, argv, &o);
 	if (result != PARSE_CONTINUE) {
 		free(o.snippets);

@@ -670,11 +670,9 @@ void (kobject_unregister)(struct kobject *kobj)
 
 /* =============================================================== sandbox extensions */
 
-void kobject_put_ref(struct kobject *kobj, unsigned long long token)
+void kobj_next_put(struct kobj_world *w, unsigned long long token)
 {
-	struct kcall c = kobj_call("kobject_put");
-	c.w->next_put = token ? token : 0;
-	kobj_put_as(&c, kobj);
+	w->next_put = token;
 }
 
 unsigned long long kobj_last_ref(const struct kobj_world *w)
@@ -699,11 +697,16 @@ void kobj_use_after_release(struct kobj_world *w, unsigned id, const char *op)
 	struct kobj_record *r = kobj_rec(w, id);
 	struct kcall c = kobj_call_in(w, kobj_take_site(w), op);
 
+	unsigned long long token = w->next_put;
+
+	w->next_put = 0;
 	c.lua = !w->site_from_c;
 	if (!r || !r->released)
 		return;
 	/* The address is never read: the record alone says the object is gone. */
-	if (strstr(op, "put"))
+	if (strstr(op, "put") && token)
+		kobj_report_ref_put_twice(&c, r, (unsigned long)(uint32_t)token);
+	else if (strstr(op, "put"))
 		kobj_report_put_released(&c, r);
 	else
 		kobj_report_get_released(&c, r);

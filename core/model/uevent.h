@@ -34,11 +34,11 @@ struct kobj_uevent_env {
 
 struct kset_uevent_ops {
 	/* Return 0 to drop the event. */
-	int (*const filter)(const struct kobject *kobj);
+	int (*const filter)(struct kobject *kobj);
 	/* The SUBSYSTEM= value; NULL drops the event. Without name(), the kset's name. */
-	const char *(*const name)(const struct kobject *kobj);
+	const char *(*const name)(struct kobject *kobj);
 	/* Add variables with add_uevent_var(); non-zero return cancels the event. */
-	int (*const uevent)(const struct kobject *kobj, struct kobj_uevent_env *env);
+	int (*const uevent)(struct kobject *kobj, struct kobj_uevent_env *env);
 };
 
 /* kobject_action_name() - "add", "remove", ... ; NULL for an unknown action. */

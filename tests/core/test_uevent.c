@@ -18,19 +18,19 @@ static struct {
 	int extra_vars;        /* how many FOO<n>= uevent() adds */
 } u;
 
-static int u_filter(const struct kobject *kobj)
+static int u_filter(struct kobject *kobj)
 {
 	u.filter_calls++;
 	return strncmp(kobject_name(kobj), "hidden", 6) != 0;
 }
 
-static const char *u_name(const struct kobject *kobj)
+static const char *u_name(struct kobject *kobj)
 {
 	(void)kobj;
 	return u.subsystem;
 }
 
-static int u_uevent(const struct kobject *kobj, struct kobj_uevent_env *env)
+static int u_uevent(struct kobject *kobj, struct kobj_uevent_env *env)
 {
 	u.uevent_calls++;
 	if (u.uevent_result)

@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "core/model/kobject.h"
+#include "linux/kref.h"
 #include "linux/printk.h"
 
 #endif

@@ -1,7 +1,8 @@
-/* <linux/kref.h>: the sandbox provides it through <linux/kobject.h>. */
+/* <linux/kref.h>: struct kref and kref_*() come with the sandbox (core/model/kref.h). A
+ * kobject's kref mirrors the count the world keeps, so kref_read(&kobj->kref) reads it. */
 #ifndef KOBJ_LINUX_KREF_H
 #define KOBJ_LINUX_KREF_H
 
-#include "linux/kobject.h"
+#include "core/model/kobject.h"
 
 #endif

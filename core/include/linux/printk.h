@@ -4,9 +4,15 @@
 
 #include "core/model/kobject.h"
 
-#define pr_err(...)     kobj_printk(KOBJ_LOGLEVEL_ERR, __VA_ARGS__)
-#define pr_warn(...)    kobj_printk(KOBJ_LOGLEVEL_WARNING, __VA_ARGS__)
-#define pr_info(...)    kobj_printk(KOBJ_LOGLEVEL_INFO, __VA_ARGS__)
-#define pr_debug(...)   kobj_printk(KOBJ_LOGLEVEL_DEBUG, __VA_ARGS__)
+/* A file may define pr_fmt() before its includes to prefix its lines, as in the kernel. */
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+
+#define pr_err(fmt, ...)     kobj_printk(KOBJ_LOGLEVEL_ERR, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...)    kobj_printk(KOBJ_LOGLEVEL_WARNING, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_notice(fmt, ...)  kobj_printk((enum kobj_loglevel)5, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...)    kobj_printk(KOBJ_LOGLEVEL_INFO, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_debug(fmt, ...)   kobj_printk(KOBJ_LOGLEVEL_DEBUG, pr_fmt(fmt), ##__VA_ARGS__)
 
 #endif
