@@ -10,7 +10,7 @@
 const fs = require("fs");
 const http = require("http");
 const path = require("path");
-const { execFileSync, spawnSync } = require("child_process");
+const { execFile, spawnSync } = require("child_process");
 const puppeteer = require("puppeteer-core");
 
 const [siteDir, kobj, lessonsDir, tmp] = process.argv.slice(2);
@@ -36,9 +36,14 @@ async function outputMatches(page, re, timeout = 30000) {
   }
 }
 
+// Enters @line at the prompt: pasted in (key by key is for completion and history),
+// then Enter, and waits until it ran.
 async function typeLine(page, line) {
   await page.focus("#input");
-  await page.keyboard.type(line);
+  await page.$eval("#input", (e, text) => {
+    e.value = text;
+    e.dispatchEvent(new Event("input"));
+  }, line);
   await page.keyboard.press("Enter");
   await idle(page);
 }
@@ -273,9 +278,9 @@ async function served(page, browser) {
 
 // kobj runs from a folder where "lessons" is the course, so that the paths it prints are
 // as short as the page's "/lessons/..." and are not cut where a line has no room.
-function nativeEnv() {
+function nativeEnv(home = tmp) {
   return Object.assign({}, process.env, { NO_COLOR: "1", KOBJ_LESSONS: "lessons",
-                                          XDG_DATA_HOME: path.join(tmp, "xdg") });
+                                          XDG_DATA_HOME: path.join(home, "xdg") });
 }
 
 // What kobj prints as the page prints it: the course is at /lessons there.
@@ -283,46 +288,84 @@ const asInBrowser = (text) => text.replace(/(^|[\s(])lessons\//g, "$1/lessons/")
 // An oops names the member's offset in its struct, which is smaller on wasm32.
 const onWasm32 = (text) => text.replace(/(NULL pointer dereference at virtual address )[0-9a-f]{8}/g, "$1<offset>");
 
+// Runs of kobj, two at a time, while the page does its own: one promise per run.
+function nativeRuns(runs) {
+  let next = 0;
+  const results = runs.map(() => {
+    let resolve;
+    const p = new Promise((r) => { resolve = r; });
+    p.resolve = resolve;
+    return p;
+  });
+  const worker = () => {
+    const i = next++;
+    if (i >= runs.length) return;
+    const child = execFile(kobj, runs[i].args, { encoding: "utf8", env: nativeEnv(runs[i].cwd),
+                                                 cwd: runs[i].cwd, maxBuffer: 1 << 24 },
+                           (err, stdout) => {
+                             results[i].resolve({ status: err ? err.code : 0, stdout });
+                             worker();
+                           });
+    child.stdin.end();
+  };
+  worker();
+  worker();
+  return results;
+}
+
+function sameVerdict(web, native) {
+  const out = onWasm32(asInBrowser(native.stdout));
+  const webPass = !web.error && web.failed === 0 && web.passed > 0;
+  const counts = /All (\d+) checks pass/.exec(out) || /(\d+) of (\d+) checks fail/.exec(out);
+  return onWasm32(out).startsWith(onWasm32(web.output) + "\n") && webPass === (native.status === 0) &&
+    (webPass ? Number(counts[1]) === web.passed
+             : !counts || (Number(counts[1]) === web.failed && Number(counts[2]) === web.passed + web.failed));
+}
+
 async function sameAsKobj(page) {
   const lessons = await page.evaluate(() => window.kobjPage.lessons());
-  const work = path.join(tmp, "native");
-  fs.mkdirSync(work, { recursive: true });
-  fs.symlinkSync(lessonsDir, path.join(work, "lessons"));
-  let compared = 0;
-  for (const l of lessons) {
-    for (const [kind, file] of [["solution", path.join(lessonsDir, "solutions", l.slug + ".lua")],
-                                ["exercise", path.join(lessonsDir, l.slug, "exercise.lua")]]) {
+  const runs = [];
+  for (const kind of ["solution", "exercise"]) {
+    const work = path.join(tmp, "native", kind);
+    fs.mkdirSync(work, { recursive: true });
+    fs.symlinkSync(lessonsDir, path.join(work, "lessons"));
+    for (const l of lessons) {
+      const file = kind === "solution" ? path.join(lessonsDir, "solutions", l.slug + ".lua")
+                                       : path.join(lessonsDir, l.slug, "exercise.lua");
       const code = fs.readFileSync(file, "utf8");
-      const web = await page.evaluate((n, t) => window.kobjPage.check(n, t), l.number, code);
       fs.writeFileSync(path.join(work, l.slug + ".lua"), code);
-      const native = spawnSync(kobj, ["lesson", "check", String(l.number), l.slug + ".lua"],
-                               { encoding: "utf8", env: nativeEnv(), cwd: work });
-      const out = onWasm32(asInBrowser(native.stdout));
-      web.output = onWasm32(web.output);
-      const webPass = !web.error && web.failed === 0 && web.passed > 0;
-      const counts = /All (\d+) checks pass/.exec(out) || /(\d+) of (\d+) checks fail/.exec(out);
-      const same = out.startsWith(web.output + "\n") && webPass === (native.status === 0) &&
-        (webPass ? Number(counts[1]) === web.passed
-                 : !counts || (Number(counts[1]) === web.failed && Number(counts[2]) === web.passed + web.failed));
-      expect(same, `lesson ${l.number}'s ${kind}: the same verdict as kobj lesson check ` +
-             `(${webPass ? "pass" : "fail"})`, `web:\n${web.output}\nnative:\n${out}`);
-      compared++;
+      runs.push({ what: `lesson ${l.number}'s ${kind}`, code, lesson: l.number, cwd: work,
+                  args: ["lesson", "check", String(l.number), l.slug + ".lua"] });
     }
   }
-  expect(compared === 2 * lessons.length && lessons.length >= 18, `${compared} checks compared with kobj's`);
+  const demos = runs.filter((r) => r.args[1] === "check" && r.what.endsWith("solution"))
+    .map((r) => ({ what: `lesson ${r.lesson}'s demo`, lesson: r.lesson, cwd: r.cwd,
+                   args: ["lesson", "run", String(r.lesson)] }));
+  const natives = nativeRuns(runs.concat(demos));
 
-  let demos = 0;
-  for (const l of lessons) {
-    const web = await page.evaluate((n) => window.kobjPage.demo(n), l.number);
-    const native = spawnSync(kobj, ["lesson", "run", String(l.number)],
-                             { encoding: "utf8", env: nativeEnv(), cwd: work, input: "" });
-    const same = web.status === "done" && native.status === 0 &&
-      onWasm32(asInBrowser(native.stdout)) === onWasm32(web.output) + "\n";
-    demos += same;
-    if (!same) expect(false, `lesson ${l.number}'s demo prints what kobj lesson run prints`,
-                      `web (${web.status}):\n${web.output}\n${web.errors}\nnative:\n${native.stdout}`);
+  let checks = 0;
+  for (const [i, r] of runs.entries()) {
+    const web = await page.evaluate((n, t) => window.kobjPage.check(n, t), r.lesson, r.code);
+    const native = await natives[i];
+    const same = sameVerdict(web, native);
+    checks += same;
+    if (!same) expect(false, `${r.what}: the same verdict as kobj lesson check`,
+                      `web:\n${web.output}\nnative:\n${native.stdout}`);
   }
-  expect(demos === lessons.length, `${demos} demos print what kobj lesson run prints`);
+  expect(checks === runs.length && lessons.length >= 18,
+         `${checks} checks (every lesson's solution and exercise) give kobj lesson check's verdict`);
+
+  let same = 0;
+  for (const [i, r] of demos.entries()) {
+    const web = await page.evaluate((n) => window.kobjPage.demo(n), r.lesson);
+    const native = await natives[runs.length + i];
+    const ok = web.status === "done" && native.status === 0 &&
+      onWasm32(asInBrowser(native.stdout)) === onWasm32(web.output) + "\n";
+    same += ok;
+    if (!ok) expect(false, `${r.what} prints what kobj lesson run prints`,
+                    `web (${web.status}):\n${web.output}\n${web.errors}\nnative:\n${native.stdout}`);
+  }
+  expect(same === demos.length, `${same} demos print what kobj lesson run prints`);
 }
 
 // ============================================================================= main
