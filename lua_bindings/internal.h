@@ -325,6 +325,17 @@ const char *kl_intern(lua_State *L, struct kl_ctx *ctx, const char *s);
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence);
 int kl_msgh(lua_State *L);
+
+/*
+ * kl_charge() - note @units of work done in C (a walk over every record, a report) for
+ * kobj_lua_take_work(), then let the host's budget judge it: the registry field
+ * "kobject.charge", if the host set one, is called and may raise the budget's error.
+ * Call it only where a Lua error may be raised.
+ * kl_charge_quietly() - only the note, where nothing may raise (after a callback); the
+ * host charges it at the script's next instruction.
+ */
+void kl_charge(lua_State *L, size_t units);
+void kl_charge_quietly(size_t units);
 /* A Lua show() or store() in progress: a ktype's (ktype_lua.c) or a kobj_attribute's
  * (attr_lua.c). The trampoline fills it; its body gets it as a light userdata. */
 struct kl_file_call {

@@ -38,6 +38,8 @@
 #ifndef KOBJ_LUA_BINDINGS_H
 #define KOBJ_LUA_BINDINGS_H
 
+#include <stddef.h>
+
 #include <lua.h>
 
 struct kobj_world;
@@ -80,5 +82,13 @@ void kobj_lua_on_diag(lua_State *L, void (*fn)(const struct kobj_diag *d, void *
  * Graders turn it off for students' code, which then may write nothing at all.
  */
 void kobj_lua_allow_files(lua_State *L, int allow);
+
+/*
+ * kobj_lua_take_work() - the units of work done in C on behalf of scripts (walks over
+ * every record, reports, failed callbacks' tracebacks) since the last call, for a host
+ * that budgets scripts; it charges them, then may raise from its registry field
+ * "kobject.charge", which the module calls where raising is safe. Process-wide.
+ */
+size_t kobj_lua_take_work(void);
 
 #endif

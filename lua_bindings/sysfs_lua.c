@@ -133,6 +133,7 @@ static int l_tree(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
 	const char *path = luaL_optstring(L, 1, "/sys");
+	kl_charge(L, kobj_record_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 
 	int err = sysfs_print_tree(ctx->world, path, open_text(L, b));
@@ -172,6 +173,7 @@ static int l_dot(lua_State *L)
 		luaL_argcheck(L, is_picture(file), 2, "a file name ending in .svg, .png, .pdf or .dot");
 	}
 	struct kobj_dot_options opts = { path, !file && lua_toboolean(L, 2), true };
+	kl_charge(L, kobj_record_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 
 	int err = kobj_dot(ctx->world, &opts, open_text(L, b));
@@ -198,6 +200,7 @@ static int l_dot(lua_State *L)
 static int l_leak_report(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
+	kl_charge(L, kobj_record_count(ctx->world) + kobj_log_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 	kobj_leak_report(ctx->world, open_text(L, b));
 	push_text(L, b);

@@ -49,10 +49,10 @@ lua_flags=("${cflags[@]}" -w -I"$tmp/include")
 our_flags=("${cflags[@]}" -std=c11 -D_POSIX_C_SOURCE=200809L -DKOBJ_NO_READLINE -Wall -Wextra
 	-Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 	-Wno-format-nonliteral -Wno-constant-conversion
-	-I"$tmp/include" -I"$lua" "${flags[@]}")
+	-I"$(dirname "$0")/libc" -I"$tmp/include" -I"$lua" "${flags[@]}")
 # The model (core/, lua_bindings/) and the browser's files see the kernel's error numbers
-# (include/errno.h); the program's own files (repl/) compare errno with the C library's.
-model_flags=(-I"$(dirname "$0")/include" "${our_flags[@]}")
+# (kernel/errno.h); the program's own files (repl/) compare errno with the C library's.
+model_flags=(-I"$(dirname "$0")/kernel" "${our_flags[@]}")
 web_flags=("${model_flags[@]}" -Werror)
 
 # One line per object: "kind object source"; two compilers at a time (2 shared cores).

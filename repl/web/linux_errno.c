@@ -1,5 +1,5 @@
 /*
- * strerror() for the kernel's error numbers (include/errno.h of this folder), with the
+ * strerror() for the kernel's error numbers (kernel/errno.h of this folder), with the
  * texts of the C library the terminal's kobj uses (glibc), so that a message such as
  * "echo: /sys/kernel/x/foo: Invalid argument" reads the same in the browser.
  */

@@ -41,7 +41,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_check(int n, const char *file)
 {
 	static char json[80];
 	const struct lesson *l = web_L ? lesson_numbered(n) : NULL;
-	struct verdict v = { 0, 0, true };
+	struct verdict v = { .lua_error = true };
 
 	if (l) {
 		printf("Checking %s against lesson %d (%s):\n", file, l->number, l->title);
