@@ -77,8 +77,9 @@ static int on_panic(lua_State *L)
 	return 0;
 }
 
-/* Where the course is (the worker writes it there) and where a student's copies go:
- * lesson_working_copy_path() gives WEB_WORK/NN-name.lua, the current directory. */
+/* Where the course is (the worker writes it there), and the student's folder, where the
+ * worker writes the copies of the exercises: $XDG_DATA_HOME/kobj/lessons, as student.c
+ * finds it, is WEB_WORK, also the current directory. */
 static int make_work_dir(void)
 {
 	if (setenv("KOBJ_LESSONS", WEB_LESSONS, 1) != 0 || setenv("XDG_DATA_HOME", "/home", 1) != 0)
