@@ -228,6 +228,12 @@ enum {
 
 /* init.c */
 struct kl_ctx *kl_getctx(lua_State *L);          /* raises if the module is not open */
+/*
+ * kl_hold_world() - [] -> [marker]: the world cannot be reset until the calling C function
+ * returns or raises (the marker is a to-be-closed slot). For queries that read the world
+ * while they build Lua values, since a finalizer may run at any allocation.
+ */
+struct kobj_world *kl_hold_world(lua_State *L, struct kl_ctx *ctx); /* Return: the world */
 struct kl_ctx *kl_findctx(lua_State *L);         /* NULL if not open */
 void kl_push_slot(lua_State *L, int slot);       /* [] -> [store[slot]] */
 void kl_push_data(lua_State *L, struct kl_node *n); /* [] -> [data table or nil] */

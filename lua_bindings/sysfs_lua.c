@@ -81,9 +81,22 @@ static int l_ls(lua_State *L)
 	b->mem = list;
 	if (n < 0)
 		return kl_fail(L, "ls", path, n);
+	/* The names are copied before anything is pushed: a finalizer that runs when Lua
+	 * allocates may remove the entries. */
+	size_t size = 0;
+	for (long i = 0; i < n; i++)
+		size += strlen(sysfs_dirent_name(list[i])) + 1;
+	char *names = malloc(size ? size : 1), *p = names;
+	if (!names)
+		return luaL_error(L, "ls: not enough memory");
+	for (long i = 0; i < n; i++)
+		p = stpcpy(p, sysfs_dirent_name(list[i])) + 1;
+	free(list);
+	b->mem = names;
 	lua_createtable(L, (int)n, 0);
-	for (long i = 0; i < n; i++) {
-		lua_pushstring(L, sysfs_dirent_name(list[i]));
+	p = names;
+	for (long i = 0; i < n; i++, p += strlen(p) + 1) {
+		lua_pushstring(L, p);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;

@@ -395,11 +395,10 @@ void kobj_unlink(struct kcall *c, struct kobj_record *r)
 	kobj_log_call(c, KOBJ_EV_DEL, r, 0);
 	kobj_mirror(kobj, r);
 	if (rules->del_drops_holds) { /* today's __kobject_del leaves the kset */
-		unsigned e = r->kset_ref, id = r->kset;
-		r->kset_ref = 0;
-		r->kset = 0;
+		unsigned e = r->kset_ref;
+		r->kset_ref = 0; /* r->kset stays: kobj->kset still names it, held or not */
 		if (e)
-			kobj_drop(c, id, e, false);
+			kobj_drop(c, r->kset, e, false);
 		kobj->parent = NULL;
 	}
 }
