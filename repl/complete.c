@@ -15,7 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#ifndef KOBJ_NO_READLINE
 #include <readline/readline.h>
+#endif
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -26,12 +28,15 @@
 
 #define MAX_INDEX_DEPTH 4
 
-static lua_State *complete_L;
 static bool in_continuation;
+
+#ifndef KOBJ_NO_READLINE
+static lua_State *complete_L;
 
 /* The matches handed to readline's generator, taken one by one. */
 static char **matches;
 static size_t nmatches, next_match;
+#endif
 
 void complete_set_continuation(bool continuation)
 {
@@ -166,9 +171,10 @@ static void add_sysfs(lua_State *L, int out, const char *prefix)
 	lua_pop(L, 2);
 }
 
-/* Files for ":load", with '/' after directories. */
+/* Files for ":load", with '/' after directories (none where there is no readline). */
 static void add_files(lua_State *L, int out, const char *prefix)
 {
+#ifndef KOBJ_NO_READLINE
 	struct kobj_limits *lim = limits_of(L);
 	bool armed = lim->mem_armed;
 	struct stat st;
@@ -185,6 +191,9 @@ static void add_files(lua_State *L, int out, const char *prefix)
 		lua_pop(L, 1);
 	}
 	lim->mem_armed = armed;
+#else
+	(void)L, (void)out, (void)prefix;
+#endif
 }
 
 static void add_index(lua_State *L, int out, const char *prefix, bool methods, bool handle,
@@ -337,11 +346,7 @@ static bool command_candidates(lua_State *L, int out, const char *line, size_t s
 	return true;
 }
 
-/*
- * The candidates: a lua_CFunction taking the line up to the cursor and the word's start;
- * returns an array of strings that replace the word.
- */
-static int collect(lua_State *L)
+int complete_collect(lua_State *L)
 {
 	size_t n, start = (size_t)luaL_checkinteger(L, 2), str_start = 0;
 	const char *line = luaL_checklstring(L, 1, &n);
@@ -393,6 +398,7 @@ static int collect(lua_State *L)
 	return 1;
 }
 
+#ifndef KOBJ_NO_READLINE
 /* ======================================================================== readline */
 
 static char *generator(const char *text, int state)
@@ -446,7 +452,7 @@ static char **attempt(const char *text, int start, int end)
 	rl_completion_append_character = '\0';
 	if (!lua_checkstack(L, 4))
 		return NULL;
-	lua_pushcfunction(L, collect);
+	lua_pushcfunction(L, complete_collect);
 	lua_pushlstring(L, rl_line_buffer, (size_t)end);
 	lua_pushinteger(L, start);
 	if (kobj_docall(L, 2, 1) == LUA_OK && lua_type(L, -1) == LUA_TTABLE) {
@@ -466,3 +472,4 @@ void complete_init(lua_State *L)
 	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,)}[]+-*/%^~#.:";
 	rl_completer_quote_characters = NULL;
 }
+#endif

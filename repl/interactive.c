@@ -30,12 +30,7 @@
 #include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 
-/* The prompts show the number of the line they read: the number that a log line, a
- * diagnostic or a leak report will give as stdin:N. */
-#define PROMPT1 "kobj:%d> "
-#define PROMPT2 "  ...%d> "
 #define HISTORY_SIZE 1000
-#define EOFMARK "<eof>"
 
 /* What loadline() got besides a Lua status. */
 enum { LINE_EOF = -1, LINE_SKIP = -2, LINE_QUIT = -3 };
@@ -247,21 +242,6 @@ static char *read_plain(void)
 	return line;
 }
 
-/* Pushes _PROMPT or _PROMPT2 from the environment when it is a string, else the
- * default with the number of the line about to be read, @lineno. */
-static const char *push_prompt(lua_State *L, bool first, int lineno)
-{
-	sandbox_push_env(L);
-	lua_pushstring(L, first ? "_PROMPT" : "_PROMPT2");
-	lua_rawget(L, -2);
-	lua_remove(L, -2);
-	if (lua_type(L, -1) != LUA_TSTRING) {
-		lua_pop(L, 1);
-		lua_pushfstring(L, first ? PROMPT1 : PROMPT2, lineno);
-	}
-	return lua_tostring(L, -1);
-}
-
 /* Line @lineno of the session. Return: a malloc'd line, or NULL at end of input or
  * after Ctrl-C (*@cancelled). */
 static char *read_input(lua_State *L, bool first, int lineno, bool *cancelled)
@@ -272,61 +252,25 @@ static char *read_input(lua_State *L, bool first, int lineno, bool *cancelled)
 	if (!use_readline)
 		return read_plain();
 	complete_set_continuation(!first);
-	line = read_tty(push_prompt(L, first, lineno), cancelled);
+	line = read_tty(chunk_push_prompt(L, first, lineno), cancelled);
 	lua_pop(L, 1);
 	return line;
 }
 
 /* ====================================================================== compiling lines */
 
-/* A syntax error at <eof> means the statement goes on; its message is popped. */
-static bool incomplete(lua_State *L, int status)
-{
-	size_t len, mark = sizeof(EOFMARK) - 1;
-	const char *msg;
-
-	if (status != LUA_ERRSYNTAX)
-		return false;
-	msg = lua_tolstring(L, -1, &len);
-	if (msg && len >= mark && strcmp(msg + len - mark, EOFMARK) == 0) {
-		lua_pop(L, 1);
-		return true;
-	}
-	return false;
-}
-
 /* Lines typed so far: each statement is compiled as if it followed them all, so the
  * origins the log and diagnostics show (stdin:12) count the session's lines. */
 static int lines_typed;
 
-/* The lines in @text. */
-static int count_lines(const char *text)
-{
-	int n = 1;
-
-	for (; *text; text++)
-		n += *text == '\n';
-	return n;
-}
-
 static void typed(const char *text)
 {
-	lines_typed += count_lines(text);
+	lines_typed += chunk_count_lines(text);
 }
 
 static int load_numbered(lua_State *L, const char *text, size_t len)
 {
-	luaL_Buffer b;
-	char *pad = luaL_buffinitsize(L, &b, (size_t)lines_typed + len);
-
-	memset(pad, '\n', (size_t)lines_typed);
-	memcpy(pad + lines_typed, text, len);
-	luaL_pushresultsize(&b, (size_t)lines_typed + len);
-	size_t n;
-	const char *numbered = lua_tolstring(L, -1, &n);
-	int status = sandbox_loadbuffer(L, numbered, n, "=stdin");
-	lua_remove(L, -2);
-	return status;
+	return chunk_load_numbered(L, text, len, lines_typed);
 }
 
 /* The line on top as "return <line>;". Return: its status; on success the function
@@ -359,13 +303,13 @@ static int multiline(lua_State *L)
 		bool cancelled;
 		char *more;
 
-		if (!incomplete(L, status)) {
+		if (!chunk_incomplete(L, status)) {
 			history_keep(text);
 			typed(text);
 			lua_remove(L, -2);
 			return status;
 		}
-		more = read_input(L, false, lines_typed + count_lines(text) + 1, &cancelled);
+		more = read_input(L, false, lines_typed + chunk_count_lines(text) + 1, &cancelled);
 		if (!more) {
 			if (cancelled) {
 				lua_pop(L, 1);
@@ -445,69 +389,6 @@ static void show_diag(const struct kobj_diag *d, void *ctx)
 	fflush(stderr);
 }
 
-/* ============================================================================ errors */
-
-static char *last_error; /* with its traceback, for :trace */
-
-const char *repl_last_error(void)
-{
-	return last_error;
-}
-
-/* Whether every frame of the traceback at @tb is the typed line's or C's: then it says
- * nothing that the message does not. */
-static bool typed_frames_only(const char *tb)
-{
-	const char *frame = strchr(tb + 1, '\n');
-
-	for (; frame; frame = strchr(frame + 1, '\n')) {
-		const char *f = frame + 1 + strspn(frame + 1, "\t ");
-
-		if (strncmp(f, "stdin:", 6) != 0 && strncmp(f, "[C]:", 4) != 0 &&
-		    strncmp(f, "(...", 4) != 0)
-			return false;
-	}
-	return true;
-}
-
-/*
- * An error at the prompt: its message, without the traceback when the error is in the
- * line just typed or was Ctrl-C (:trace shows it). The message on top is popped.
- */
-static void report_line(lua_State *L)
-{
-	const char *msg = lua_tostring(L, -1);
-	const char *tb;
-
-	if (!msg)
-		msg = "(error object is not a string)";
-	free(last_error);
-	last_error = strdup(msg);
-	tb = strstr(msg, "\nstack traceback:");
-	if (tb && (limits_of(L)->fatal == KOBJ_FATAL_INTERRUPT || typed_frames_only(tb))) {
-		lua_pushlstring(L, msg, (size_t)(tb - msg));
-		kobj_message(NULL, lua_tostring(L, -1));
-		lua_pop(L, 1);
-	} else {
-		kobj_message(NULL, msg);
-	}
-	lua_pop(L, 1);
-}
-
-/* Prints the results above @base through print_values, protected. */
-static void print_results(lua_State *L, int base)
-{
-	int n = lua_gettop(L) - base;
-
-	if (n <= 0)
-		return;
-	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
-	lua_pushcfunction(L, print_values);
-	lua_insert(L, base + 1);
-	if (kobj_docall(L, n, 0) != LUA_OK)
-		report_line(L);
-}
-
 int repl_run(lua_State *L)
 {
 	int base = lua_gettop(L);
@@ -532,9 +413,9 @@ int repl_run(lua_State *L)
 		if (status == LUA_OK)
 			status = kobj_docall(L, 0, LUA_MULTRET);
 		if (status == LUA_OK)
-			print_results(L, base);
+			chunk_print_results(L, base);
 		else if (status != LINE_SKIP)
-			report_line(L);
+			chunk_report_error(L);
 		lua_settop(L, base);
 	}
 	lua_settop(L, base);
@@ -542,8 +423,7 @@ int repl_run(lua_State *L)
 		history_close(); /* readline ended the line at Ctrl-D already */
 		signal(SIGINT, SIG_DFL);
 	}
-	free(last_error);
-	last_error = NULL;
+	chunk_forget_error();
 	fflush(stdout);
 	return KOBJ_EXIT_OK;
 }

@@ -2,9 +2,11 @@
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
  * Ctrl-C, limits), limits.c (memory cap, instruction budget), costs.c (what the standard
- * library's C functions cost), sandbox.c (the restricted environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
- * (`kobj run`, -e, standard input), interactive.c (the readline loop), complete.c (tab
- * completion), commands.c (:help ...); the course is in lesson.h.
+ * library's C functions cost), sandbox.c (the restricted environment), chunk.c
+ * (compiling what is typed, printing its results), print.c (showing values), wrap.c
+ * (text wrapped to the terminal), run.c (`kobj run`, -e, standard input), interactive.c
+ * (the readline loop), complete.c (tab completion), commands.c (:help ...); the course
+ * is in lesson.h.
  */
 #ifndef KOBJ_REPL_KOBJ_H
 #define KOBJ_REPL_KOBJ_H
@@ -160,6 +162,34 @@ int sandbox_loadfile(lua_State *L, const char *path);
 /* Charges the standard library's unbounded C functions to the budget (host tables). */
 void costs_wrap(lua_State *L);
 
+/* ------------------------------------------------------------------------- chunk.c */
+
+/* Pushes _PROMPT or _PROMPT2 from the environment when it is a string, else the
+ * default ("kobj:12> ") with the number of the line about to be read, @lineno. */
+const char *chunk_push_prompt(lua_State *L, bool first, int lineno);
+/* The lines of @text: one more than its newlines. */
+int chunk_count_lines(const char *text);
+/*
+ * chunk_load_numbered() - compile @text (@len bytes) in the sandbox, named "=stdin", as
+ * if it followed @lines_before lines, so that its origins count the session's lines
+ * Return: a lua_load status; the function or the error message is pushed.
+ */
+int chunk_load_numbered(lua_State *L, const char *text, size_t len, int lines_before);
+/* Whether @status and the message on top say the statement goes on (a syntax error at
+ * <eof>); if so the message is popped. */
+bool chunk_incomplete(lua_State *L, int status);
+/* Prints the values above stack index @base through print_values, protected. */
+void chunk_print_results(lua_State *L, int base);
+/*
+ * chunk_report_error() - an error at the prompt: its message, without the traceback when
+ * the error is in the line just typed or was Ctrl-C (:trace shows it). Pops the message.
+ */
+void chunk_report_error(lua_State *L);
+/* The last error at the prompt with its traceback (:trace), or NULL if none yet. */
+const char *repl_last_error(void);
+/* Forgets the last error (the prompt is left). */
+void chunk_forget_error(void);
+
 /* ------------------------------------------------------------------------- print.c */
 
 /* A lua_CFunction: prints its arguments readably on one line each group, tab-separated,
@@ -191,12 +221,16 @@ size_t run_report(lua_State *L, FILE *out);
 
 /* The REPL until Ctrl-D or :quit. Return: an exit status. */
 int repl_run(lua_State *L);
-/* The last error at the prompt with its traceback (:trace), or NULL if none yet. */
-const char *repl_last_error(void);
 
 /* ---------------------------------------------------------------------- complete.c */
 
 void complete_init(lua_State *L);
+/*
+ * complete_collect() - a lua_CFunction: the candidates for the line up to the cursor
+ * (argument 1) whose word starts at byte (argument 2); returns an array of strings that
+ * replace the word. Needs no readline (the browser's prompt calls it too).
+ */
+int complete_collect(lua_State *L);
 /* Whether the line being read continues a statement (changes what ':' means). */
 void complete_set_continuation(bool continuation);
 

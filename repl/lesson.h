@@ -84,6 +84,12 @@ struct verdict lesson_check_as(lua_State *L, const struct lesson *l, const char 
 			       const char *shown);
 /* lesson_demo() - run the lesson's demo; predictions are asked when @ask. */
 int lesson_demo(lua_State *L, const struct lesson *l, bool ask);
+/*
+ * lesson_demo_load() - what lesson_demo() does before it runs the demo: a fresh world,
+ * the vocabulary (no lesson_ask), the demo compiled and pushed, for a caller that runs
+ * it its own way (the browser, in a coroutine). Return: a Lua status, reported.
+ */
+int lesson_demo_load(lua_State *L, const struct lesson *l);
 /* lesson_open() - load the vocabulary and run @file (named @shown) in the current
  * environment. Return: a Lua status. */
 int lesson_open(lua_State *L, const struct lesson *l, const char *file, const char *shown);

@@ -63,9 +63,9 @@ static int report(lua_State *L, int status)
 	return kobj_report(L, status, NULL);
 }
 
-/* Runs @path in the sandbox's current environment, its origins named @shown.
- * Return: a Lua status, reported. */
-static int run_file(lua_State *L, const char *path, const char *shown)
+/* Compiles @path for the sandbox's current environment, its origins named @shown.
+ * Return: a Lua status; the function or the error message is pushed. */
+static int load_file(lua_State *L, const char *path, const char *shown)
 {
 	const char *chunkname = lua_pushfstring(L, "@%s", shown); /* before the malloc */
 	size_t len;
@@ -75,7 +75,7 @@ static int run_file(lua_State *L, const char *path, const char *shown)
 	if (!text) {
 		lua_pop(L, 1);
 		lua_pushfstring(L, "cannot read %s", shown);
-		return report(L, LUA_ERRFILE);
+		return LUA_ERRFILE;
 	}
 	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* as lua.c */
 	if (text[bom] == '#') /* a "#!" line: blank it, keeping the line numbers */
@@ -83,6 +83,15 @@ static int run_file(lua_State *L, const char *path, const char *shown)
 	status = sandbox_loadbuffer(L, text + bom, len - bom, chunkname);
 	free(text);
 	lua_remove(L, -2); /* the chunk name */
+	return status;
+}
+
+/* Runs @path in the sandbox's current environment, its origins named @shown.
+ * Return: a Lua status, reported. */
+static int run_file(lua_State *L, const char *path, const char *shown)
+{
+	int status = load_file(L, path, shown);
+
 	if (status == LUA_OK)
 		status = kobj_docall(L, 0, 0);
 	return report(L, status);
@@ -162,6 +171,20 @@ int lesson_open(lua_State *L, const struct lesson *l, const char *file, const ch
 {
 	int status = lesson_vocabulary(L, l, false);
 	return status == LUA_OK ? run_file(L, file, shown) : status;
+}
+
+int lesson_demo_load(lua_State *L, const struct lesson *l)
+{
+	char path[LESSON_PATH_MAX], shown[300];
+	int status = start(L);
+
+	if (status == LUA_OK)
+		status = lesson_vocabulary(L, l, false);
+	if (status != LUA_OK)
+		return status;
+	snprintf(path, sizeof(path), "%s/demo.lua", l->dir);
+	snprintf(shown, sizeof(shown), "%s/demo.lua", l->slug);
+	return report(L, load_file(L, path, shown));
 }
 
 int lesson_demo(lua_State *L, const struct lesson *l, bool ask)

@@ -11,15 +11,17 @@
 #ifndef KOBJ_SYSFS_ATTR_H
 #define KOBJ_SYSFS_ATTR_H
 
+#include <limits.h>
 #include <sys/types.h>
 
 #include <stdbool.h>
 
 #include "core/model/kobject.h"
 
-#ifndef PAGE_SIZE
+/* The kernel's page, whatever the C library calls a page (WebAssembly's are 64 KiB):
+ * <limits.h> comes first so that it cannot redefine it later. */
+#undef PAGE_SIZE
 #define PAGE_SIZE 4096
-#endif
 
 typedef unsigned short umode_t;
 
