@@ -61,6 +61,46 @@ const char *kobj_kmodule_of_file(const char *file)
 	return NULL;
 }
 
+/* ========================================================================= data */
+
+/* A module file's static variables as they were before its first load. */
+struct kobj_kmodule_image {
+	size_t n;
+	struct kobj_ksym_var *vars;
+	unsigned char *bytes;
+};
+
+/* Keeps the file's variables at the first load and writes them back at every later one;
+ * kept for the process's life, as the registry is. */
+static void fresh_data(struct kobj_kmodule *km)
+{
+	struct kobj_kmodule_image *img = km->image;
+	size_t total = 0, at = 0;
+
+	if (img) {
+		for (size_t i = 0; i < img->n; at += img->vars[i++].size)
+			memcpy(img->vars[i].addr, img->bytes + at, img->vars[i].size);
+		return;
+	}
+	img = calloc(1, sizeof(*img));
+	if (!img)
+		return;
+	img->n = kobj_ksym_file_vars(km, base_name(km->file), "kobj_this_kmodule", &img->vars);
+	for (size_t i = 0; i < img->n; i++)
+		total += img->vars[i].size;
+	img->bytes = malloc(total ? total : 1);
+	if (!img->bytes) {
+		free(img->vars);
+		free(img);
+		return;
+	}
+	for (size_t i = 0; i < img->n; at += img->vars[i++].size)
+		memcpy(img->bytes + at, img->vars[i].addr, img->vars[i].size);
+	km->image = img;
+}
+
+/* ===================================================================== loading */
+
 /* The live simulated module @km made in @w, or NULL. */
 static struct module *loaded(struct kobj_world *w, const struct kobj_kmodule *km)
 {
@@ -101,6 +141,7 @@ int (kobj_insmod)(const char *name)
 	if (!mod)
 		return err;
 	mod->data = km;
+	fresh_data(km);
 	int ret = 0;
 	if (km->init) {
 		const char *outer = task;

@@ -8,6 +8,12 @@
  * kernel does, and a positive one is warned ("suspiciously returned"). Unloading runs
  * the exit function while the module is GOING. A world remembers which modules it has
  * loaded, so a fresh world starts with none.
+ *
+ * As the kernel loads a module's data afresh each time, every load after the first
+ * writes the file's static variables back to what they were before the first (found in
+ * the program's symbol table): a static kobject or kset starts zeroed again. Variables
+ * of other files, and everything when the program has no symbol table, keep their
+ * values.
  */
 #ifndef KOBJ_INSMOD_H
 #define KOBJ_INSMOD_H
@@ -20,6 +26,7 @@ struct kobj_kmodule {
 	void (*exit)(void);
 	struct kobj_kmodule *next;
 	char modname[56];         /* the name in use */
+	struct kobj_kmodule_image *image; /* its static variables before the first load */
 };
 
 /* kobj_kmodule_register() - called by module_init()/module_exit(); idempotent. */

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <link.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct sym {
 	uintptr_t start;          /* as in the file: add the object's load bias */
 	unsigned long size;
 	unsigned name, file;      /* offsets in the string table; file 0: none */
+	bool var;                 /* a variable in a writable section */
 };
 
 struct table {
@@ -37,23 +39,36 @@ struct where {
 	uintptr_t addr;
 	const char *path;
 	uintptr_t bias;
+	uintptr_t relro, relro_end; /* made read-only after relocation (PT_GNU_RELRO) */
 };
 
 static int holds(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct where *w = data;
+	bool found = false;
 	(void)size;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t from = info->dlpi_addr + ph->p_vaddr;
-		if (ph->p_type == PT_LOAD && w->addr >= from && w->addr - from < ph->p_memsz) {
-			w->path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
-									: "/proc/self/exe";
-			w->bias = info->dlpi_addr;
-			return 1;
+		found |= ph->p_type == PT_LOAD && w->addr >= from && w->addr - from < ph->p_memsz;
+		if (ph->p_type == PT_GNU_RELRO) {
+			w->relro = from;
+			w->relro_end = from + ph->p_memsz;
 		}
 	}
-	return 0;
+	if (!found) {
+		w->relro = w->relro_end = 0;
+		return 0;
+	}
+	w->path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+	w->bias = info->dlpi_addr;
+	return 1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
 }
 
 /* ====================================================================== the file */
@@ -130,6 +145,8 @@ static void read_symbols(struct table *t, const unsigned char *data, size_t len)
 	memcpy(t->strings, data + strtab->sh_offset, strtab->sh_size);
 	t->strings[strtab->sh_size] = '\0';
 	const Elf64_Sym *s = (const void *)(data + symtab->sh_offset);
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Shdr *sh = (const void *)(data + eh->e_shoff);
 	unsigned file = 0;
 	for (size_t i = 0; i < count; i++) {
 		unsigned type = ELF64_ST_TYPE(s[i].st_info);
@@ -141,8 +158,10 @@ static void read_symbols(struct table *t, const unsigned char *data, size_t len)
 		    !s[i].st_value)
 			continue;
 		bool local = ELF64_ST_BIND(s[i].st_info) == STB_LOCAL;
+		bool var = type == STT_OBJECT && s[i].st_shndx < eh->e_shnum &&
+			   (sh[s[i].st_shndx].sh_flags & SHF_WRITE);
 		t->syms[t->n++] = (struct sym){ s[i].st_value, s[i].st_size, s[i].st_name,
-						local ? file : 0 };
+						local ? file : 0, var };
 	}
 	qsort(t->syms, t->n, sizeof(*t->syms), by_start);
 }
@@ -170,20 +189,49 @@ static struct table *table_of(const char *path)
 
 /* ==================================================================== the lookup */
 
-static const char *base_name(const char *path)
+/* The symbols of the loaded object that holds @addr; Return: them, or NULL. */
+static const struct table *table_holding(const void *addr, struct where *w)
 {
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	*w = (struct where){ (uintptr_t)addr, NULL, 0, 0, 0 };
+	if (!addr || !dl_iterate_phdr(holds, w))
+		return NULL;
+	return table_of(w->path);
+}
+
+size_t kobj_ksym_file_vars(const void *anchor, const char *file, const char *except,
+			   struct kobj_ksym_var **out)
+{
+	struct where w;
+	const struct table *t = table_holding(anchor, &w);
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; t && i < t->n; i++) {
+		const struct sym *s = &t->syms[i];
+		if (!s->var || !s->file || !s->size ||
+		    strcmp(base_name(t->strings + s->file), file) != 0 ||
+		    strcmp(t->strings + s->name, except) == 0)
+			continue;
+		uintptr_t at = w.bias + s->start;
+		if (at < w.relro_end && at + s->size > w.relro)
+			continue; /* a constant the loader wrote: read-only now */
+		struct kobj_ksym_var *more = realloc(*out, (n + 1) * sizeof(**out));
+		if (!more)
+			break;
+		*out = more;
+		(*out)[n++] = (struct kobj_ksym_var){ (void *)at, s->size };
+	}
+	return n;
 }
 
 bool kobj_ksym_lookup(const void *addr, struct kobj_ksym *sym)
 {
-	struct where w = { (uintptr_t)addr, NULL, 0 };
+	struct where w;
+	const struct table *t = table_holding(addr, &w);
 
-	if (!addr || !dl_iterate_phdr(holds, &w))
+	if (!t)
 		return false;
-	const struct table *t = table_of(w.path);
-	if (!t || !t->n)
+	if (!t->n)
 		return false;
 	uintptr_t at = w.addr - w.bias;
 	size_t lo = 0, hi = t->n; /* the last symbol starting at or before @at */

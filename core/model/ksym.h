@@ -18,6 +18,20 @@ struct kobj_ksym {
 /* kobj_ksym_lookup() - Return: true with *@sym filled, false if no symbol holds @addr. */
 bool kobj_ksym_lookup(const void *addr, struct kobj_ksym *sym);
 
+/* A static variable of a source file: where it is, and its size. */
+struct kobj_ksym_var {
+	void *addr;
+	unsigned long size;
+};
+
+/**
+ * kobj_ksym_file_vars() - the writable static variables (.data, .bss) of the source file
+ * @file (a base name) in the loaded object that holds @anchor, but not @except
+ * Return: how many; *@out is a malloc'd array (NULL when none), freed with free().
+ */
+size_t kobj_ksym_file_vars(const void *anchor, const char *file, const char *except,
+			   struct kobj_ksym_var **out);
+
 /* kobj_kmodule_of_file() - the name of the module that source file @file (a base name)
  * makes with module_init(), or NULL (insmod.c). */
 const char *kobj_kmodule_of_file(const char *file);
