@@ -16,16 +16,19 @@
 
 #define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
 
-/* min() and max() refuse to compare different types, as the kernel's do. */
-#define KOBJ_CMP_(x, y, op)                                                              \
+/* min() and max() refuse to compare different types, as the kernel's do; each use has
+ * names of its own, so that they nest. */
+#define KOBJ_CMP_(x, y, op, a, b)                                                        \
 	({                                                                               \
-		__typeof__(x) kobj_x_ = (x);                                             \
-		__typeof__(y) kobj_y_ = (y);                                             \
-		(void)(&kobj_x_ == &kobj_y_);                                            \
-		kobj_x_ op kobj_y_ ? kobj_x_ : kobj_y_;                                  \
+		__typeof__(x) a = (x);                                                   \
+		__typeof__(y) b = (y);                                                   \
+		(void)(&a == &b);                                                        \
+		a op b ? a : b;                                                          \
 	})
-#define min(x, y) KOBJ_CMP_(x, y, <)
-#define max(x, y) KOBJ_CMP_(x, y, >)
+#define KOBJ_CMP(x, y, op)                                                               \
+	KOBJ_CMP_(x, y, op, KOBJ_CAT(kobj_x, __COUNTER__), KOBJ_CAT(kobj_y, __COUNTER__))
+#define min(x, y) KOBJ_CMP(x, y, <)
+#define max(x, y) KOBJ_CMP(x, y, >)
 #define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
 #define max_t(type, x, y) ((type)(x) > (type)(y) ? (type)(x) : (type)(y))
 #define clamp(val, lo, hi) min((__typeof__(val))max(val, lo), hi)
