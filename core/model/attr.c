@@ -178,19 +178,25 @@ static bool remove_named(struct kobj_world *w, struct sysfs_dirent *dir, const c
 	return true;
 }
 
-void (sysfs_remove_file)(struct kobject *kobj, const struct attribute *attr)
+/* kernfs_remove_by_name(kobj->sd, @attr's name), as both kinds of file are removed. */
+static void remove_file(struct kcall *c, struct kobject *kobj, const struct attribute *attr)
 {
-	struct kcall c = kobj_call("sysfs_remove_file");
-	struct sysfs_dirent *dir = dir_of(c.w, kobj);
+	struct sysfs_dirent *dir = dir_of(c->w, kobj);
 
 	if (!kobj || !attr)
 		return;
 	if (!dir) {
-		no_directory(&c, kobj, attr->name ? attr->name : "");
+		no_directory(c, kobj, attr->name ? attr->name : "");
 		return;
 	}
-	if (remove_named(c.w, dir, attr->name, SYSFS_FILE))
-		logged(&c, kobj, KOBJ_SYSFS_FILE_REMOVED);
+	if (remove_named(c->w, dir, attr->name, SYSFS_FILE))
+		logged(c, kobj, KOBJ_SYSFS_FILE_REMOVED);
+}
+
+void (sysfs_remove_file)(struct kobject *kobj, const struct attribute *attr)
+{
+	struct kcall c = kobj_call("sysfs_remove_file");
+	remove_file(&c, kobj, attr);
 }
 
 int (sysfs_create_bin_file)(struct kobject *kobj, const struct bin_attribute *attr)
@@ -211,16 +217,7 @@ int (sysfs_create_bin_file)(struct kobject *kobj, const struct bin_attribute *at
 void (sysfs_remove_bin_file)(struct kobject *kobj, const struct bin_attribute *attr)
 {
 	struct kcall c = kobj_call("sysfs_remove_bin_file");
-	struct sysfs_dirent *dir = dir_of(c.w, kobj);
-
-	if (!kobj || !attr)
-		return;
-	if (!dir) {
-		no_directory(&c, kobj, attr->attr.name ? attr->attr.name : "");
-		return;
-	}
-	if (remove_named(c.w, dir, attr->attr.name, SYSFS_FILE))
-		logged(&c, kobj, KOBJ_SYSFS_FILE_REMOVED);
+	remove_file(&c, kobj, attr ? &attr->attr : NULL);
 }
 
 /* ============================================================================ notify */
