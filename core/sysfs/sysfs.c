@@ -30,8 +30,9 @@ struct sysfs_dirent {
 	};
 	unsigned nchildren;
 	unsigned short mode;
-	unsigned char type, object_dir;
-	unsigned char bin;                 /* SYSFS_FILE: a struct bin_attribute's */
+	unsigned char type;
+	unsigned char object_dir : 1;
+	unsigned char bin : 1;             /* SYSFS_FILE: a struct bin_attribute's */
 	char inline_name[];
 };
 
