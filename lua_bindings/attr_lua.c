@@ -113,16 +113,14 @@ static int show_body(lua_State *L)
 {
 	struct kl_file_call *c = lua_touserdata(L, 1);
 	size_t len;
-	int isint;
 
 	if (!push_method(L, c, "show"))
 		return 0; /* no show(): -EIO, as kobj_sysfs_ops gives */
 	lua_call(L, 2, 1);
-	lua_Integer err = lua_tointegerx(L, -1, &isint);
 	if (lua_isnil(L, -1)) {
 		c->result = 0;
-	} else if (lua_type(L, -1) == LUA_TNUMBER && isint && err < 0) {
-		c->result = (ssize_t)err; /* -EINVAL and friends reach the reader */
+	} else if (kl_show_errno(L, &c->result)) {
+		return 0;
 	} else if (lua_isstring(L, -1)) {
 		const char *s = lua_tolstring(L, -1, &len);
 		memcpy(c->page, s, len < PAGE_SIZE ? len : PAGE_SIZE);

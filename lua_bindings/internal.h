@@ -386,6 +386,10 @@ void kl_open_group(lua_State *L);
 void kl_open_sysfs_attr(lua_State *L);
 void kl_open_kref(lua_State *L);
 void kl_open_debug(lua_State *L);
+void kl_open_kernel(lua_State *L);
+/* kernel_lua.c: a show() that returned a negative errno (an integer on top of the
+ * stack) gives it to the reader; Return: whether it did (*@result set). */
+bool kl_show_errno(lua_State *L, ssize_t *result);
 
 /* lifecycle_lua.c: the calls whose Lua function only checks argument 1 and calls the core */
 enum kl_call {

@@ -92,8 +92,11 @@ static int show_body(lua_State *L)
 		c->result = 0;
 		return 0;
 	}
+	if (kl_show_errno(L, &c->result))
+		return 0;
 	if (!lua_isstring(L, -1))
-		return luaL_error(L, "show() must return a string, got %s", kl_typename(L, -1));
+		return luaL_error(L, "show() must return a string or a negative errno, got %s",
+				  kl_typename(L, -1));
 	const char *s = lua_tolstring(L, -1, &len);
 	if (len >= KL_PAGE_SIZE)
 		len = KL_PAGE_SIZE - 1; /* a page, as sysfs lends */

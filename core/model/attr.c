@@ -1,8 +1,9 @@
 /*
- * Today's sysfs calls (fs/sysfs/file.c, group.c, symlink.c): attribute files, groups
- * (a named one is a subdirectory), links, and the kobj_attribute dispatch. The warnings
- * are the kernel's; a generic WARN_ON is shown as the line the kernel prints for it.
- * Making and removing files, groups and links are events of the log (KOBJ_EV_SYSFS).
+ * Today's sysfs calls (fs/sysfs/file.c, group.c, symlink.c): attribute and binary
+ * files, groups (a named one is a subdirectory), links, sysfs_notify(), and the
+ * kobj_attribute dispatch. The warnings are the kernel's; a generic WARN_ON is shown as
+ * the line the kernel prints for it. Making and removing files, groups and links, and
+ * notifying, are events of the log (KOBJ_EV_SYSFS).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -131,6 +132,24 @@ static int create_file(struct kcall *c, struct kobject *kobj, struct sysfs_diren
 	return err == -EEXIST ? duplicate(c, kobj, dir, attr->name) : err;
 }
 
+/* One binary file for @attr in @dir: no sysfs_ops needed, its own read() and write(). */
+static int create_bin_file(struct kcall *c, struct kobject *kobj, struct sysfs_dirent *dir,
+			   const struct bin_attribute *attr, unsigned mode,
+			   struct sysfs_dirent **made)
+{
+	const char *name = attr->attr.name ? attr->attr.name : "";
+	int err = 0;
+	struct sysfs_dirent *d = kobj_sysfs_add(c->w, dir, name, SYSFS_FILE, id_of(c->w, kobj),
+						kobj, (struct attribute *)&attr->attr, mode & 0777,
+						0, &err);
+	if (made)
+		*made = d;
+	if (!d)
+		return err == -EEXIST ? duplicate(c, kobj, dir, name) : err;
+	kobj_sysfs_set_bin(d);
+	return 0;
+}
+
 /* ============================================================================== files */
 
 int (sysfs_create_file)(struct kobject *kobj, const struct attribute *attr)
@@ -159,35 +178,91 @@ static bool remove_named(struct kobj_world *w, struct sysfs_dirent *dir, const c
 	return true;
 }
 
-void (sysfs_remove_file)(struct kobject *kobj, const struct attribute *attr)
+/* kernfs_remove_by_name(kobj->sd, @attr's name), as both kinds of file are removed. */
+static void remove_file(struct kcall *c, struct kobject *kobj, const struct attribute *attr)
 {
-	struct kcall c = kobj_call("sysfs_remove_file");
-	struct sysfs_dirent *dir = dir_of(c.w, kobj);
+	struct sysfs_dirent *dir = dir_of(c->w, kobj);
 
 	if (!kobj || !attr)
 		return;
 	if (!dir) {
-		no_directory(&c, kobj, attr->name ? attr->name : "");
+		no_directory(c, kobj, attr->name ? attr->name : "");
 		return;
 	}
-	if (remove_named(c.w, dir, attr->name, SYSFS_FILE))
-		logged(&c, kobj, KOBJ_SYSFS_FILE_REMOVED);
+	if (remove_named(c->w, dir, attr->name, SYSFS_FILE))
+		logged(c, kobj, KOBJ_SYSFS_FILE_REMOVED);
+}
+
+void (sysfs_remove_file)(struct kobject *kobj, const struct attribute *attr)
+{
+	struct kcall c = kobj_call("sysfs_remove_file");
+	remove_file(&c, kobj, attr);
+}
+
+int (sysfs_create_bin_file)(struct kobject *kobj, const struct bin_attribute *attr)
+{
+	struct kcall c = kobj_call("sysfs_create_bin_file");
+	struct sysfs_dirent *dir = dir_of(c.w, kobj);
+
+	if (!dir || !attr) {
+		not_in_sysfs(&c, kobj, "fs/sysfs/file.c sysfs_create_bin_file");
+		return -EINVAL;
+	}
+	int err = create_bin_file(&c, kobj, dir, attr, attr->attr.mode, NULL);
+	if (!err)
+		logged(&c, kobj, KOBJ_SYSFS_FILE_ADDED);
+	return err;
+}
+
+void (sysfs_remove_bin_file)(struct kobject *kobj, const struct bin_attribute *attr)
+{
+	struct kcall c = kobj_call("sysfs_remove_bin_file");
+	remove_file(&c, kobj, attr ? &attr->attr : NULL);
+}
+
+/* ============================================================================ notify */
+
+void (sysfs_notify)(struct kobject *kobj, const char *dir, const char *attr)
+{
+	struct kcall c = kobj_call("sysfs_notify");
+	char where[256];
+
+	if (!kobj) { /* the kernel reads kobj->sd, at offset 0x30 */
+		kobj_diagnose(&c, KOBJ_DIAG_INVALID_POINTER, 0,
+			    kobj_xstrdup("BUG: kernel NULL pointer dereference, address: "
+					 "0000000000000030"),
+			    kobj_xasprintf("sysfs_notify() at %s was given a NULL kobject, which "
+					   "the kernel reads (kobj->sd) and oopses on. Nothing was "
+					   "notified.", kobj_site_where(c.w, c.site, where)));
+		return;
+	}
+	struct sysfs_dirent *d = dir_of(c.w, kobj);
+	if (d && dir)
+		d = kobj_sysfs_find(c.w, d, dir);
+	if (d && attr)
+		d = kobj_sysfs_find(c.w, d, attr);
+	if (!d || sysfs_dirent_type(d) == SYSFS_LINK)
+		return; /* kernfs finds nothing to wake: silence, as in the kernel */
+	kobj_sysfs_notify(d);
+	logged(&c, kobj, KOBJ_SYSFS_NOTIFIED);
 }
 
 /* ============================================================================= groups */
 
-/* The mode a group gives attribute @i, 0 if hidden; a mode outside 0664 is warned. The
- * callback may change anything: the caller checks the object again. */
+/* The mode a group gives its attribute (or binary attribute, @bin) @i, 0 if hidden; a
+ * mode outside 0664 is warned. The callback may change anything: the caller checks the
+ * object again. */
 static unsigned group_mode(struct kcall *c, struct kobject *kobj,
-			   const struct attribute_group *grp, int i)
+			   const struct attribute_group *grp, int i, bool bin)
 {
-	struct attribute *a = grp->attrs[i];
+	struct attribute *a = bin ? &grp->bin_attrs[i]->attr : grp->attrs[i];
 	unsigned mode = a->mode;
 	char where[256];
 
-	if (grp->is_visible) {
+	if (bin ? grp->is_bin_visible != NULL : grp->is_visible != NULL) {
 		kobj_callback_enter(c->w);
-		mode = grp->is_visible(kobj, a, i);
+		mode = bin ? grp->is_bin_visible(kobj, grp->bin_attrs[i], i)
+			   : grp->is_visible(kobj, a, i);
 		kobj_callback_leave(c->w);
 	}
 	if (mode & ~0664u)
@@ -201,6 +276,36 @@ static unsigned group_mode(struct kcall *c, struct kobject *kobj,
 	return mode & 0664u;
 }
 
+/* Entries of a NULL-terminated array of pointers (0 for NULL). */
+static size_t count_of(void *const *list)
+{
+	size_t n = 0;
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+/* File @i of @grp (its attrs, then its bin_attrs) in @gdir, unless is_visible() hides
+ * it; *@made is the new entry or NULL. Return: 0 or an error; *@gone if the callback
+ * took the object's directory @dir away (with everything in it). */
+static int group_file(struct kcall *c, struct kobject *kobj, struct sysfs_dirent *dir,
+		      struct sysfs_dirent *gdir, const struct attribute_group *grp, size_t i,
+		      struct sysfs_dirent **made, bool *gone)
+{
+	size_t n = count_of((void *const *)grp->attrs);
+	bool bin = i >= n;
+	int at = (int)(bin ? i - n : i);
+	unsigned mode = group_mode(c, kobj, grp, at, bin);
+	const struct kobj_record *r = kobj_live_of(c->w, kobj);
+
+	*made = NULL;
+	*gone = !r || r->dir != dir;
+	if (*gone || !mode)
+		return 0;
+	return bin ? create_bin_file(c, kobj, gdir, grp->bin_attrs[at], mode, made)
+		   : create_file(c, kobj, gdir, grp->attrs[at], mode, made);
+}
+
 /* The files of @grp in @dir (or its named subdirectory); on failure nothing remains. */
 static int create_group(struct kcall *c, struct kobject *kobj, struct sysfs_dirent *dir,
 			const struct attribute_group *grp)
@@ -209,33 +314,31 @@ static int create_group(struct kcall *c, struct kobject *kobj, struct sysfs_dire
 	unsigned obj = id_of(c->w, kobj);
 	char where[256];
 	int err = 0;
+	bool gone = false;
 
-	if (!grp->attrs) {
+	if (!grp->attrs && !grp->bin_attrs) {
 		kobj_diagnose(c, KOBJ_DIAG_EMPTY_GROUP, obj,
 			    kobj_xasprintf("sysfs: (bin_)attrs not set by subsystem for group: "
 					   "%s/%s", kobject_name(kobj), grp->name ? grp->name : ""),
-			    kobj_xasprintf("%s() at %s: the attribute_group has no attrs list, so "
-					   "it would create nothing. Nothing was created.",
-					   kcall_now(c), kobj_site_where(c->w, c->site, where)));
+			    kobj_xasprintf("%s() at %s: the attribute_group has neither attrs nor "
+					   "bin_attrs, so it would create nothing. Nothing was "
+					   "created.", kcall_now(c),
+					   kobj_site_where(c->w, c->site, where)));
 		return -EINVAL;
 	}
 	if (grp->name && !(gdir = kobj_sysfs_add(c->w, dir, grp->name, SYSFS_DIR, obj, kobj,
 						 NULL, 0, 0, &err)))
 		return err == -EEXIST ? duplicate(c, kobj, dir, grp->name) : err;
-	size_t n = 0, nmade = 0;
-	while (grp->attrs[n])
-		n++;
+	size_t n = count_of((void *const *)grp->attrs) +
+		   count_of((void *const *)grp->bin_attrs), nmade = 0;
 	struct sysfs_dirent **made = kobj_xcalloc(n + 1, sizeof(*made));
-	for (size_t i = 0; i < n && !err; i++) {
-		unsigned mode = group_mode(c, kobj, grp, (int)i);
-		/* is_visible() may have deleted the object: its directory is gone then */
-		const struct kobj_record *r = kobj_live_of(c->w, kobj);
-		if (!r || r->dir != dir) {
-			kobj_xfree(made);
-			return -ENOENT;
-		}
-		if (mode && !(err = create_file(c, kobj, gdir, grp->attrs[i], mode, &made[nmade])))
-			nmade++;
+	for (size_t i = 0; i < n && !err && !gone; i++) {
+		err = group_file(c, kobj, dir, gdir, grp, i, &made[nmade], &gone);
+		nmade += made[nmade] != NULL;
+	}
+	if (gone) { /* is_visible() deleted the object: its directory went with all */
+		kobj_xfree(made);
+		return -ENOENT;
 	}
 	if (err && grp->name)
 		kobj_sysfs_remove(c->w, gdir);
@@ -283,11 +386,14 @@ static void remove_group(struct kcall *c, struct kobject *kobj,
 		return;
 	}
 	bool removed = false;
-	for (int i = 0; grp->attrs && grp->attrs[i]; i++) {
+	size_t n = count_of((void *const *)grp->attrs);
+	size_t all = n + count_of((void *const *)grp->bin_attrs);
+	for (size_t i = 0; i < all; i++) {
+		const char *name = i < n ? grp->attrs[i]->name : grp->bin_attrs[i - n]->attr.name;
 		if (!dir)
-			no_directory(c, kobj, grp->attrs[i]->name);
+			no_directory(c, kobj, name);
 		else
-			removed |= remove_named(c->w, dir, grp->attrs[i]->name, SYSFS_FILE);
+			removed |= remove_named(c->w, dir, name, SYSFS_FILE);
 	}
 	if (removed)
 		logged(c, kobj, KOBJ_SYSFS_GROUP_REMOVED);
@@ -458,15 +564,6 @@ static bool bad_page(struct kcall *c, const char *buf, int at)
 	return true;
 }
 
-/* vscnprintf(): the bytes actually written, never more than fit. */
-static int emit(char *buf, size_t room, const char *fmt, va_list ap)
-{
-	int n = vsnprintf(buf, room, fmt, ap);
-	if (n < 0)
-		return 0;
-	return (size_t)n < room ? n : (int)room - 1;
-}
-
 int (sysfs_emit)(char *buf, const char *fmt, ...)
 {
 	struct kcall c = kobj_call("sysfs_emit");
@@ -475,7 +572,7 @@ int (sysfs_emit)(char *buf, const char *fmt, ...)
 	if (bad_page(&c, buf, 0))
 		return 0;
 	va_start(ap, fmt);
-	int n = emit(buf, PAGE_SIZE, fmt, ap);
+	int n = vscnprintf(buf, PAGE_SIZE, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -488,7 +585,7 @@ int (sysfs_emit_at)(char *buf, int at, const char *fmt, ...)
 	if (bad_page(&c, buf, at))
 		return 0;
 	va_start(ap, fmt);
-	int n = emit(buf + at, (size_t)(PAGE_SIZE - at), fmt, ap);
+	int n = vscnprintf(buf + at, (size_t)(PAGE_SIZE - at), fmt, ap);
 	va_end(ap);
 	return n;
 }

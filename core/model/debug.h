@@ -78,8 +78,9 @@ size_t kobj_trace_count(const struct kobj_world *w);
 const struct kobj_trace *kobj_trace_at(const struct kobj_world *w, size_t i);
 
 /**
- * kobj_printk() - write a line to the current world's kernel log (pr_info() and friends
- * in <linux/printk.h> come here); KOBJ_LOGLEVEL_DEBUG lines only with KOBJ_DEBUG_KOBJECT
+ * kobj_printk() - write a line at @level to the current world's kernel log (printk() and
+ * pr_*() of <linux/printk.h> use kobj_printk_line(), vsprintf.h); KOBJ_LOGLEVEL_DEBUG
+ * lines only with KOBJ_DEBUG_KOBJECT
  */
 void kobj_printk(enum kobj_loglevel level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

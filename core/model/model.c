@@ -118,7 +118,7 @@ const struct kobj_record *kobj_record_of(const struct kobj_world *w, const void 
 void kobj_mirror(struct kobject *kobj, const struct kobj_record *r)
 {
 	kobj->refcount = r->refcount;
-	kobj->state_initialized = !r->released;
+	kobj->state_initialized = 1; /* kobject_cleanup() leaves it set, in Linux 6.1 too */
 	kobj->state_in_sysfs = r->in_sysfs;
 	kobj->state_add_uevent_sent = r->add_uevent_sent;
 	kobj->state_remove_uevent_sent = r->remove_uevent_sent;

@@ -24,10 +24,15 @@ struct sysfs_dirent {
 		char *link_path;           /* SYSFS_LINK: "/sys/..." when it was made */
 	};
 	unsigned obj;                      /* the owner's record */
-	unsigned link_target;              /* SYSFS_LINK: the target's record */
+	union {
+		unsigned link_target;      /* SYSFS_LINK: the target's record */
+		unsigned events;           /* SYSFS_FILE: sysfs_notify() calls */
+	};
 	unsigned nchildren;
 	unsigned short mode;
-	unsigned char type, object_dir;
+	unsigned char type;
+	unsigned char object_dir : 1;
+	unsigned char bin : 1;             /* SYSFS_FILE: a struct bin_attribute's */
 	char inline_name[];
 };
 
@@ -241,6 +246,17 @@ void kobj_sysfs_remove(struct kobj_world *w, struct sysfs_dirent *d)
 	}
 }
 
+void kobj_sysfs_set_bin(struct sysfs_dirent *d)
+{
+	d->bin = d->type == SYSFS_FILE;
+}
+
+void kobj_sysfs_notify(struct sysfs_dirent *d)
+{
+	if (d->type != SYSFS_LINK)
+		d->events++;
+}
+
 struct sysfs_dirent *kobj_sysfs_parent_of(struct sysfs_dirent *d)
 {
 	return d->parent;
@@ -377,6 +393,16 @@ int sysfs_dirent_is_object(const struct sysfs_dirent *d)
 unsigned sysfs_dirent_mode(const struct sysfs_dirent *d)
 {
 	return d->type == SYSFS_FILE ? d->mode : 0;
+}
+
+int sysfs_dirent_is_bin(const struct sysfs_dirent *d)
+{
+	return d->type == SYSFS_FILE && d->bin;
+}
+
+unsigned sysfs_dirent_events(const struct sysfs_dirent *d)
+{
+	return d->type == SYSFS_LINK ? 0 : d->events;
 }
 
 struct attribute *sysfs_dirent_attr(const struct sysfs_dirent *d)

@@ -33,7 +33,12 @@ struct kobject *sysfs_dirent_kobj(const struct sysfs_dirent *d);
 int sysfs_dirent_is_object(const struct sysfs_dirent *d);
 /* The mode a file was created with (0444, 0644...), 0 for directories and links. */
 unsigned sysfs_dirent_mode(const struct sysfs_dirent *d);
+/* The file's struct attribute (a bin_attribute's embedded one for a binary file). */
 struct attribute *sysfs_dirent_attr(const struct sysfs_dirent *d);
+/* Whether @d is a binary file (sysfs_create_bin_file, a group's bin_attrs). */
+int sysfs_dirent_is_bin(const struct sysfs_dirent *d);
+/* How many times sysfs_notify() named @d: the event count a poll()ing reader compares. */
+unsigned sysfs_dirent_events(const struct sysfs_dirent *d);
 /* The parent directory, NULL for /sys. */
 const struct sysfs_dirent *sysfs_dirent_parent(const struct sysfs_dirent *d);
 /**

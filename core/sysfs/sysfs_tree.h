@@ -24,6 +24,10 @@ struct sysfs_dirent *kobj_sysfs_add(struct kobj_world *w, struct sysfs_dirent *d
 struct sysfs_dirent *kobj_sysfs_add_link(struct kobj_world *w, struct sysfs_dirent *dir,
 					 const char *name, unsigned owner, unsigned target,
 					 int *err);
+/* Marks the file @d as a binary attribute's. */
+void kobj_sysfs_set_bin(struct sysfs_dirent *d);
+/* Counts a sysfs_notify() of @d (a file or directory). */
+void kobj_sysfs_notify(struct sysfs_dirent *d);
 /* The entry @name in @dir, or NULL. */
 struct sysfs_dirent *kobj_sysfs_find(const struct kobj_world *w, const struct sysfs_dirent *dir,
 				     const char *name);

@@ -244,6 +244,7 @@ enum kobj_sysfs_event {
 	KOBJ_SYSFS_GROUP_REMOVED,
 	KOBJ_SYSFS_LINK_ADDED,
 	KOBJ_SYSFS_LINK_REMOVED,
+	KOBJ_SYSFS_NOTIFIED,      /* sysfs_notify() found its file or directory */
 };
 
 /* One event of the log, as read back (kobj_log_read). */

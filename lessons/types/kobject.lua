@@ -116,6 +116,10 @@
 ---@field put fun(self: kref, release: fun(kref: kref)): integer kref_put(self, release)
 ---@field get_unless_zero fun(self: kref): boolean kref_get_unless_zero(self)
 
+---A refcount_t: a count that saturates instead of wrapping or going below 0.
+---@class refcount_t
+---@field refs integer the count, as refcount_read() gives it
+
 ---The environment of a uevent, while a uevent() callback runs.
 ---@class kobj_uevent_env
 ---@field add fun(self: kobj_uevent_env, fmt: string, ...: any): errno add_uevent_var
@@ -215,11 +219,13 @@
 
 -- =========================================================================== constants
 
+EACCES = 13
 EAGAIN = 11
 EBUSY = 16
 EDEADLK = 35
 EEXIST = 17
 EFAULT = 14
+EFBIG = 27
 EINVAL = 22
 EIO = 5
 EISDIR = 21
@@ -227,10 +233,15 @@ ENODEV = 19
 ENOENT = 2
 ENOMEM = 12
 ENOTDIR = 20
+ENXIO = 6
 EPERM = 1
 ERANGE = 34
 ---Ticks per second of the virtual clock.
 HZ = 100
+---The largest count a refcount_t holds before it saturates.
+REFCOUNT_MAX = 2147483647
+---What refcount_read() and kref_read() give once the count saturated.
+REFCOUNT_SATURATED = 3221225472
 KOBJ_ADD = 0
 KOBJ_REMOVE = 1
 KOBJ_CHANGE = 2
@@ -465,6 +476,69 @@ function kref_put(kref, release) end
 ---@param kref kref
 ---@return boolean
 function kref_get_unless_zero(kref) end
+
+-- ======================================================================== refcount_t
+
+---A refcount_t set to n.
+---@param n? integer default 0
+---@return refcount_t
+function REFCOUNT_INIT(n) end
+---@param r refcount_t
+---@param n integer
+function refcount_set(r, n) end
+---@param r refcount_t
+---@return integer # 3221225472 once saturated
+function refcount_read(r) end
+---From 0 it warns "addition on 0" and saturates.
+---@param r refcount_t
+function refcount_inc(r) end
+---@param i integer
+---@param r refcount_t
+function refcount_add(i, r) end
+---@param r refcount_t
+---@return boolean # false (quietly) at 0
+function refcount_inc_not_zero(r) end
+---@param i integer
+---@param r refcount_t
+---@return boolean
+function refcount_add_not_zero(i, r) end
+---@param r refcount_t
+---@return boolean # true when it reached 0: the caller frees
+function refcount_dec_and_test(r) end
+---@param i integer
+---@param r refcount_t
+---@return boolean
+function refcount_sub_and_test(i, r) end
+---A decrement that must not reach 0 ("decrement hit 0; leaking memory.").
+---@param r refcount_t
+function refcount_dec(r) end
+---@param r refcount_t
+---@return boolean # true if it went from 1 to 0
+function refcount_dec_if_one(r) end
+---@param r refcount_t
+---@return boolean # false only for a count of 1
+function refcount_dec_not_one(r) end
+
+-- ================================================================ parsing and emitting
+
+---The integer in s, as a store() parses: an optional sign, digits, one newline at most.
+---@param s string
+---@param base? integer default 10; 0 reads a 0x or 0 prefix
+---@return integer|nil
+---@return string? error
+---@return errno? err -EINVAL or -ERANGE
+function kstrtoint(s, base) end
+---true for "1", "y", "t", "on" (any case), false for "0", "n", "f", "off".
+---@param s string
+---@return boolean|nil
+---@return string? error
+---@return errno? err -EINVAL
+function kstrtobool(s) end
+---The text a show() returns: string.format's, cut to PAGE_SIZE - 1 bytes.
+---@param fmt string
+---@param ... any
+---@return string
+function sysfs_emit(fmt, ...) end
 
 -- ============================================================================= sysfs
 

@@ -74,6 +74,7 @@ static void exit_with_delayed_release(void **state)
 {
 	kobj_world_set_debug(*state, KOBJ_DEBUG_RELEASE | KOBJ_DEBUG_KOBJECT);
 	assert_int_equal(kobj_module_init(), 0);
+	assert_int_equal(sysfs_write(*state, "/sys/kernel/kobject_example/foo", "42", 2), 2);
 	kobj_module_exit();
 	/* released later, still in sysfs until then: the files stay readable meanwhile */
 	assert_int_equal(kobj_world_pending_releases(*state), 1);

@@ -9,8 +9,8 @@
  *
  * Uevents come from a NETLINK_KOBJECT_UEVENT socket opened before the module is
  * loaded and drained after it is removed; kernel log lines from /dev/kmsg, read from
- * the end as it was before the load. The sysfs subtrees are the entries of /sys and
- * /sys/kernel that were not there before the load. Built with gcc -static.
+ * the end as it was before the load. The sysfs subtrees are the entries of the
+ * directories in watched[] that were not there before the load. Built with gcc -static.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -136,19 +136,22 @@ static void dump(const char *path, int values)
 	}
 }
 
-/* What the module added to /sys and /sys/kernel since @top and @kernel were listed. */
-static void dump_new(const struct names *top, const struct names *kernel, int values)
-{
-	static const char *const dirs[] = { "/sys", "/sys/kernel" };
-	const struct names *before[] = { top, kernel };
+/* Where modules make their directories: the kernel's own top-level kobjects. */
+static const char *const watched[] = {
+	"/sys", "/sys/kernel", "/sys/kernel/mm", "/sys/fs", "/sys/firmware", "/sys/power",
+};
+#define NWATCHED (sizeof(watched) / sizeof(watched[0]))
 
-	for (int d = 0; d < 2; d++) {
+/* What the module added to the watched directories since @before listed them. */
+static void dump_new(const struct names before[NWATCHED], int values)
+{
+	for (size_t d = 0; d < NWATCHED; d++) {
 		struct names now;
-		list_dir(dirs[d], &now);
+		list_dir(watched[d], &now);
 		for (int i = 0; i < now.n; i++) {
-			if (!has_name(before[d], now.v[i])) {
+			if (!has_name(&before[d], now.v[i])) {
 				char path[4096];
-				snprintf(path, sizeof(path), "%s/%s", dirs[d], now.v[i]);
+				snprintf(path, sizeof(path), "%s/%s", watched[d], now.v[i]);
 				dump(path, values);
 			}
 			free(now.v[i]);
@@ -252,7 +255,7 @@ static void user_step(char **argv, int *i, int argc)
 
 static int run(int argc, char **argv)
 {
-	struct names top, kernel;
+	struct names before[NWATCHED];
 	int kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	int uev = open_uevents();
 	int ko = open(argv[3], O_RDONLY | O_CLOEXEC);
@@ -263,15 +266,15 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	lseek(kmsg, 0, SEEK_END);
-	list_dir("/sys", &top);
-	list_dir("/sys/kernel", &kernel);
+	for (size_t d = 0; d < NWATCHED; d++)
+		list_dir(watched[d], &before[d]);
 	printf("@@ case %s\n", argv[2]);
 	rc = syscall(SYS_finit_module, ko, "dyndbg=+p", 0);
 	printf("@@ insmod %ld\n", rc < 0 ? -(long)errno : rc);
 	close(ko);
 	if (rc == 0) {
 		printf("@@ sysfs\n");
-		dump_new(&top, &kernel, 1);
+		dump_new(before, 1);
 		printf("@@ user\n");
 		for (int i = 4; i < argc;)
 			user_step(argv, &i, argc);
@@ -279,7 +282,7 @@ static int run(int argc, char **argv)
 		printf("@@ rmmod %ld\n", rc < 0 ? -(long)errno : rc);
 	}
 	printf("@@ after\n");
-	dump_new(&top, &kernel, 0);
+	dump_new(before, 0);
 	printf("@@ uevents\n");
 	drain_uevents(uev);
 	printf("@@ kmsg\n");

@@ -119,18 +119,22 @@ static void free_names(char **names)
 	free(names);
 }
 
-static void dump_new(struct kobj_world *w, char **before[2], int values)
-{
-	static const char *const dirs[] = { "/sys", "/sys/kernel" };
+/* Where modules make their directories, as guest.c watches them. */
+static const char *const watched[] = {
+	"/sys", "/sys/kernel", "/sys/kernel/mm", "/sys/fs", "/sys/firmware", "/sys/power",
+};
+#define NWATCHED (sizeof(watched) / sizeof(watched[0]))
 
-	for (int i = 0; i < 2; i++) {
+static void dump_new(struct kobj_world *w, char **before[NWATCHED], int values)
+{
+	for (size_t i = 0; i < NWATCHED; i++) {
 		const struct sysfs_dirent **now = NULL;
-		long n = sysfs_list(w, dirs[i], &now);
+		long n = sysfs_list(w, watched[i], &now);
 		for (long j = 0; j < n; j++) {
 			char path[4096];
 			if (listed(before[i], sysfs_dirent_name(now[j])))
 				continue;
-			snprintf(path, sizeof(path), "%s/%s", dirs[i], sysfs_dirent_name(now[j]));
+			snprintf(path, sizeof(path), "%s/%s", watched[i], sysfs_dirent_name(now[j]));
 			dump(w, path, now[j], values);
 		}
 		free(now);
@@ -235,7 +239,7 @@ static void print_explanations(struct kobj_world *w, size_t diag)
 int main(int argc, char **argv)
 {
 	struct kobj_world *w = kobj_world_new();
-	char **before[2];
+	char **before[NWATCHED];
 	int rc, status = 0;
 
 	if (argc < 2) {
@@ -244,9 +248,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	kobj_world_use(w);
-	(void)kernel_kobj; /* /sys/kernel is there before any module, as in a booted kernel */
-	before[0] = names_in(w, "/sys");
-	before[1] = names_in(w, "/sys/kernel");
+	/* the kernel's own directories are there before any module, as in a booted kernel */
+	(void)kernel_kobj;
+	(void)mm_kobj;
+	(void)fs_kobj;
+	(void)firmware_kobj;
+	(void)power_kobj;
+	for (size_t i = 0; i < NWATCHED; i++)
+		before[i] = names_in(w, watched[i]);
 	kobj_world_set_debug(w, KOBJ_DEBUG_KOBJECT);
 	size_t trace = kobj_trace_count(w), diag = kobj_diag_count(w);
 	size_t uevents = kobj_hotplug_count(w);
@@ -270,8 +279,8 @@ int main(int argc, char **argv)
 	print_kmsg(w, trace, diag);
 	print_explanations(w, diag);
 	printf("@@ end\n");
-	free_names(before[0]);
-	free_names(before[1]);
+	for (size_t i = 0; i < NWATCHED; i++)
+		free_names(before[i]);
 	kobj_world_use(NULL);
 	kobj_world_free(w);
 	return status;

@@ -6,5 +6,7 @@
 #define __exit
 #define __initdata
 #define __exitdata
+#define __initconst
+#define __ro_after_init
 
 #endif

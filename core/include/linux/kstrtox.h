@@ -1,4 +1,4 @@
-/* <linux/kstrtox.h>: the sandbox provides it through <linux/kobject.h>. */
+/* <linux/kstrtox.h>: kstrtoint(), kstrtobool() and friends (core/model/sysfs_attr.h). */
 #ifndef KOBJ_LINUX_KSTRTOX_H
 #define KOBJ_LINUX_KSTRTOX_H
 
