@@ -100,6 +100,13 @@ struct kset *(kset_create_and_add)(const char *name, const struct kset_uevent_op
 	return kset;
 }
 
+const char *kobj_ktype_kernel_name(const struct kobj_type *ktype)
+{
+	if (ktype == &dynamic_kobj_ktype)
+		return "dynamic_kobj_ktype";
+	return ktype == &kset_ktype ? "kset_ktype" : NULL;
+}
+
 /* ========================================================================= built-ins */
 
 static const struct {
