@@ -8,7 +8,7 @@
 static char *timeline(void **state, int *rc, char *err)
 {
 	char *text = NULL;
-	CAPTURE(text, *rc = kobj_timeline_html(*state, "t<1>", out, err, 256));
+	CAPTURE(text, *rc = kobj_timeline_html(*state, &(struct kobj_timeline_options){ .title = "t<1>" }, out, err, 256));
 	return text;
 }
 

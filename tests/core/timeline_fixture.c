@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	kobject_del(&b->kobj);
 
 	FILE *out = fopen(argv[1], "w");
-	if (!out || kobj_timeline_html(kobj_world_current(), "fixture", out, err, sizeof(err))) {
+	if (!out || kobj_timeline_html(kobj_world_current(), &(struct kobj_timeline_options){ .title = "fixture" }, out, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
