@@ -62,10 +62,17 @@ static void put_kind_line(struct dot_writer *d, const struct kobj_record *r)
 		fprintf(d->out, "module · %d user%s", r->refcount, r->refcount == 1 ? "" : "s");
 		return;
 	}
-	if (r->kind == KOBJ_KIND_KOBJECT)
+	if (r->kind == KOBJ_KIND_KOBJECT) {
 		put_ktype(d, r->ktype);
-	else
+	} else {
+		const char *name = kobj_picture_ktype(d->s->w, r->ktype);
 		fputs(r->kind == KOBJ_KIND_KSET ? "kset" : "subsystem", d->out);
+		if (name) { /* kset_ktype, for ksets the kernel makes */
+			fputs(" (", d->out);
+			dot_html(name, d->out);
+			fputc(')', d->out);
+		}
+	}
 	fprintf(d->out, " · refcount %d", r->refcount);
 }
 
@@ -90,7 +97,7 @@ static void put_state_line(struct dot_writer *d, const struct kobj_record *r)
 /* A sysfs file as a row: "foo 0644". */
 static void put_file_row(struct dot_writer *d, const struct sysfs_dirent *f, const char *in)
 {
-	fprintf(d->out, "<tr><td align=\"left\"><font face=\"Courier\" point-size=\"8\">%s", in);
+	fprintf(d->out, "<tr><td align=\"left\"><font face=\"Courier\" point-size=\"7.5\">%s", in);
 	dot_html(sysfs_dirent_name(f), d->out);
 	if (sysfs_dirent_type(f) == SYSFS_DIR)
 		fputc('/', d->out);
@@ -128,7 +135,7 @@ static void put_file_rows(struct dot_writer *d, const struct kobj_record *r)
 		sub = NULL;
 	}
 	if (more)
-		fprintf(d->out, "<tr><td align=\"left\"><font point-size=\"8\">… %zu more "
+		fprintf(d->out, "<tr><td align=\"left\"><font point-size=\"7.5\">… %zu more "
 			"file%s</font></td></tr>", more, more == 1 ? "" : "s");
 	if (rows)
 		d->drew |= DREW_FILES;
@@ -143,12 +150,12 @@ static void put_diag_rows(struct dot_writer *d, unsigned id)
 	char where[256];
 	for (unsigned i = 0; i < n && i < 3; i++) {
 		const struct kobj_diag *g = kobj_diag_at(s->w, s->diag_list[s->diag_start[id] + i]);
-		fprintf(d->out, "<tr><td align=\"left\"><font color=\"%s\" point-size=\"8\">! %s · "
+		fprintf(d->out, "<tr><td align=\"left\"><font color=\"%s\" point-size=\"7.5\">! %s · "
 			"%s</font></td></tr>", KOBJ_DIAG, kobj_diag_tag(g->kind),
 			kobj_short_where(s->w, g->site, where));
 	}
 	if (n > 3)
-		fprintf(d->out, "<tr><td align=\"left\"><font color=\"%s\" point-size=\"8\">! %u "
+		fprintf(d->out, "<tr><td align=\"left\"><font color=\"%s\" point-size=\"7.5\">! %u "
 			"more</font></td></tr>", KOBJ_DIAG, n - 3);
 }
 
@@ -156,9 +163,9 @@ static void put_label(struct dot_writer *d, const struct kobj_record *r)
 {
 	FILE *out = d->out;
 	fputs("<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"1\">"
-	      "<tr><td><b>", out);
+	      "<tr><td><font point-size=\"10\"><b>", out);
 	dot_html(r->name[0] ? r->name : "(no name)", out);
-	fputs("</b>", out);
+	fputs("</b></font>", out);
 	if (d->s->state[r->id] == KOBJ_STATE_RELEASED)
 		fprintf(out, " #%u", r->id); /* ghosts of the same name told apart */
 	fputs("</td></tr><tr><td>", out);
@@ -168,6 +175,7 @@ static void put_label(struct dot_writer *d, const struct kobj_record *r)
 	fputs("</i></td></tr>", out);
 	if (!d->layout) {
 		dot_ref_rows(d, r->id);
+		dot_fan_row(d, r->id);
 		put_file_rows(d, r);
 		put_diag_rows(d, r->id);
 	}
@@ -212,8 +220,6 @@ static void put_node(struct dot_writer *d, unsigned id, const char *indent)
 		look->fill, diag ? KOBJ_DIAG : look->border, look->ink);
 	if (diag)
 		fputs(", penwidth=2.5", d->out);
-	if (r->kind == KOBJ_KIND_KSET || r->kind == KOBJ_KIND_SUBSYSTEM)
-		fputs(", ordering=in", d->out); /* members in creation order */
 	fputs(", label=", d->out);
 	if (d->layout)
 		put_layout_label(d, r);
@@ -268,7 +274,14 @@ static void put_cluster(struct dot_writer *d, unsigned kset, int depth)
 	fprintf(d->out, "\"; style=\"rounded,dashed\"; color=\"#78909c\"; fontcolor=\"#455a64\";\n");
 	snprintf(indent, sizeof(indent), "%*s", 2 * depth + 4, "");
 	put_node(d, kset, indent);
+	/* graphviz keeps the order nodes are declared in: members in creation order, the
+	 * fold where its first member was */
+	const struct kobj_fold *f = kobj_scene_fold(s, kset);
 	for (unsigned id = s->first[kset]; id; id = s->next[id]) {
+		if (f && f->members && s->shown[id] == KOBJ_SHOWN_FOLDED) {
+			put_fold(d, f, indent);
+			f = NULL;
+		}
 		if (s->shown[id] != KOBJ_SHOWN_YES)
 			continue;
 		const struct kobj_record *m = kobj_record_by_id(s->w, id);
@@ -277,9 +290,6 @@ static void put_cluster(struct dot_writer *d, unsigned kset, int depth)
 		else
 			put_node(d, id, indent);
 	}
-	const struct kobj_fold *f = kobj_scene_fold(s, kset);
-	if (f && f->members)
-		put_fold(d, f, indent);
 	snprintf(indent, sizeof(indent), "%*s", 2 * depth + 2, "");
 	fprintf(d->out, "%s}\n", indent);
 }
@@ -288,10 +298,10 @@ static void put_graph(struct dot_writer *d)
 {
 	const struct kobj_scene *s = d->s;
 	fputs("digraph kobjects {\n"
-	      "  graph [rankdir=BT, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, "
-	      "ranksep=0.45];\n"
-	      "  node [fontname=\"Helvetica\", fontsize=10, margin=\"0.1,0.05\"];\n"
-	      "  edge [fontname=\"Helvetica\", fontsize=8, color=\"" KOBJ_EDGE "\", "
+	      "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, nodesep=0.15, "
+	      "ranksep=0.4];\n"
+	      "  node [fontname=\"Helvetica\", fontsize=9, margin=\"0.06,0.04\"];\n"
+	      "  edge [fontname=\"Helvetica\", fontsize=7.5, color=\"" KOBJ_EDGE "\", "
 	      "fontcolor=\"" KOBJ_EDGE "\"];\n", d->out);
 	for (unsigned id = 1; id <= s->n; id++) {
 		if (s->shown[id] != KOBJ_SHOWN_YES || kobj_scene_is_member(s, id))
@@ -310,8 +320,14 @@ static void put_graph(struct dot_writer *d)
 int kobj_dot_scene(const struct kobj_scene *s, bool layout, bool legend, FILE *out)
 {
 	struct dot_writer d = { .s = s, .out = out, .layout = layout };
+	bool any = false;
+	for (unsigned id = 1; id <= s->n && !any; id++)
+		any = s->shown[id] == KOBJ_SHOWN_YES;
 	put_graph(&d);
-	if (legend && !layout)
+	if (!any && !layout)
+		fputs("  empty [shape=plaintext, label=\"Nothing to draw: no kobject, kset, "
+		      "subsystem or module exists here.\"];\n", out);
+	else if (legend && !layout)
 		dot_legend(&d);
 	fputs("}\n", out);
 	free(d.ktypes);

@@ -33,7 +33,7 @@ struct row {
 static void put_row(struct dot_writer *d, const struct row *row)
 {
 	char where[256];
-	fputs("<tr><td align=\"left\"><font point-size=\"8\">", d->out);
+	fputs("<tr><td align=\"left\"><font point-size=\"7.5\">", d->out);
 	for (unsigned k = 0; k < row->nkinds; k++) {
 		enum kobj_ref_kind kind = (enum kobj_ref_kind)row->kinds[k];
 		fprintf(d->out, "%s%s", k ? ", " : "", kobj_ref_kind_name(kind));
@@ -74,7 +74,7 @@ void dot_ref_rows(struct dot_writer *d, unsigned id)
 				more += rows[r].count[rows[r].kinds[k]];
 	}
 	if (more)
-		fprintf(d->out, "<tr><td align=\"left\"><font point-size=\"8\">… %zu more "
+		fprintf(d->out, "<tr><td align=\"left\"><font point-size=\"7.5\">… %zu more "
 			"reference%s</font></td></tr>", more, more == 1 ? "" : "s");
 	free(rows);
 	free(refs);
@@ -86,7 +86,9 @@ void dot_ref_rows(struct dot_writer *d, unsigned id)
 struct edge {
 	unsigned from;      /* the holder's id, or the kset whose fold holds it */
 	bool fold;
-	unsigned parent, kset, site;
+	unsigned order;     /* the holder's id; a fold's first member */
+	unsigned parent, kset;
+	struct kobj_ref ref[2]; /* the first two, for the tooltip */
 };
 
 /* Where @holder is drawn: itself, or its kset's fold; false when not drawn at all. */
@@ -99,41 +101,17 @@ static bool drawn_as(const struct kobj_scene *s, unsigned holder, unsigned *from
 	return *fold || s->shown[holder] == KOBJ_SHOWN_YES;
 }
 
-static void put_edge(struct dot_writer *d, const struct edge *e, unsigned to)
-{
-	const struct kobj_scene *s = d->s;
-	char where[256];
-	bool chain = s->at_exit && s->state[to] == KOBJ_STATE_KEPT;
-	unsigned n = e->parent > e->kset ? e->parent : e->kset;
-
-	fprintf(d->out, "  %c%u -> k%u [", e->fold ? 'f' : 'k', e->from, to);
-	if (!e->parent)
-		fputs("style=dashed, ", d->out);
-	if (chain)
-		fputs("color=\"" KOBJ_LEAK "\", fontcolor=\"" KOBJ_LEAK "\", penwidth=2, ", d->out);
-	fprintf(d->out, "label=\"%s%s%s", e->parent ? "parent" : "",
-		e->parent && e->kset ? ", " : "", e->kset ? "kset" : "");
-	if (e->fold)
-		fprintf(d->out, " ×%u\"];\n", n);
-	else
-		fprintf(d->out, "\\n%s\"];\n", kobj_short_where(s->w, e->site, where));
-	d->drew |= chain ? DREW_CHAIN : 0;
-	d->drew |= e->parent && e->kset ? DREW_BOTH : e->parent ? DREW_PARENT : DREW_KSET;
-}
-
 static int by_holder(const void *a, const void *b)
 {
 	const struct edge *x = a, *y = b;
-	if (x->fold != y->fold)
-		return x->fold ? 1 : -1;
-	return (x->from > y->from) - (x->from < y->from);
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Every drawn holder's references on @to, one edge per holder, holders in id order. */
-static void ref_edges(struct dot_writer *d, unsigned to)
+/* Every drawn holder's references on @to, one edge per holder, in the holders' order. */
+static struct edge *edges_to(const struct kobj_scene *s, unsigned to, size_t *count)
 {
 	size_t n, nedges = 0;
-	struct kobj_ref *refs = refs_of(d->s->w, to, &n);
+	struct kobj_ref *refs = refs_of(s->w, to, &n);
 	struct edge *edges = calloc(n + 1, sizeof(*edges));
 	if (!edges)
 		abort();
@@ -141,21 +119,93 @@ static void ref_edges(struct dot_writer *d, unsigned to)
 		unsigned from;
 		bool fold;
 		if ((refs[i].kind != KOBJ_REF_PARENT && refs[i].kind != KOBJ_REF_KSET) ||
-		    !drawn_as(d->s, refs[i].holder, &from, &fold))
+		    !drawn_as(s, refs[i].holder, &from, &fold))
 			continue;
 		size_t k = 0;
 		while (k < nedges && (edges[k].from != from || edges[k].fold != fold))
 			k++;
 		if (k == nedges)
 			edges[nedges++] = (struct edge){ .from = from, .fold = fold,
-							 .site = refs[i].site };
-		*(refs[i].kind == KOBJ_REF_PARENT ? &edges[k].parent : &edges[k].kset) += 1;
+							 .order = refs[i].holder };
+		struct edge *e = &edges[k];
+		if (e->parent + e->kset < 2)
+			e->ref[e->parent + e->kset] = refs[i];
+		*(refs[i].kind == KOBJ_REF_PARENT ? &e->parent : &e->kset) += 1;
+		if (refs[i].holder < e->order)
+			e->order = refs[i].holder;
 	}
 	qsort(edges, nedges, sizeof(*edges), by_holder);
-	for (size_t k = 0; k < nedges; k++)
-		put_edge(d, &edges[k], to);
-	free(edges);
 	free(refs);
+	*count = nedges;
+	return edges;
+}
+
+/* More holders than this and their edges go unlabelled: the box counts them instead. */
+enum { LABELLED_FAN = 4 };
+
+void dot_fan_row(struct dot_writer *d, unsigned id)
+{
+	size_t n, both = 0, parent = 0, kset = 0;
+	struct edge *edges = edges_to(d->s, id, &n);
+	for (size_t k = 0; k < n && n > LABELLED_FAN; k++) {
+		size_t many = edges[k].fold ? (edges[k].parent > edges[k].kset ? edges[k].parent
+									 : edges[k].kset) : 1;
+		*(edges[k].parent && edges[k].kset ? &both : edges[k].parent ? &parent : &kset) += many;
+	}
+	if (n > LABELLED_FAN) {
+		fputs("<tr><td align=\"left\"><font point-size=\"7.5\">held by ", d->out);
+		const char *sep = "";
+		if (both)
+			fprintf(d->out, "%zu as parent, kset", both), sep = "; ";
+		if (parent)
+			fprintf(d->out, "%s%zu as parent", sep, parent), sep = "; ";
+		if (kset)
+			fprintf(d->out, "%s%zu as kset", sep, kset);
+		fputs("</font></td></tr>", d->out);
+	}
+	free(edges);
+}
+
+static void put_edge(struct dot_writer *d, const struct edge *e, unsigned to, bool label)
+{
+	const struct kobj_scene *s = d->s;
+	char text[768];
+	bool chain = s->at_exit && s->state[to] == KOBJ_STATE_KEPT;
+	unsigned n = e->parent > e->kset ? e->parent : e->kset;
+
+	/* drawn from the held object down to its holder, arrow back up: parents on top */
+	fprintf(d->out, "  k%u -> %c%u [dir=back, ", to, e->fold ? 'f' : 'k', e->from);
+	if (!e->parent)
+		fputs("style=dashed, ", d->out);
+	if (chain)
+		fputs("color=\"" KOBJ_LEAK "\", fontcolor=\"" KOBJ_LEAK "\", penwidth=2, ", d->out);
+	if (label || e->fold) {
+		fprintf(d->out, "label=\"%s%s%s", e->parent ? "parent" : "",
+			e->parent && e->kset ? ", " : "", e->kset ? "kset" : "");
+		if (e->fold)
+			fprintf(d->out, " ×%u", n);
+		fputs("\", ", d->out);
+	}
+	fputs("tooltip=\"", d->out);
+	for (unsigned i = 0; i < 2 && i < e->parent + e->kset && !e->fold; i++) {
+		kobj_ref_text(s->w, &e->ref[i], text, sizeof(text));
+		fputs(i ? "; " : "", d->out);
+		dot_html(text, d->out);
+	}
+	if (e->fold)
+		fprintf(d->out, "references of %u folded objects", n);
+	fputs("\"];\n", d->out);
+	d->drew |= chain ? DREW_CHAIN : 0;
+	d->drew |= e->parent && e->kset ? DREW_BOTH : e->parent ? DREW_PARENT : DREW_KSET;
+}
+
+static void ref_edges(struct dot_writer *d, unsigned to)
+{
+	size_t n;
+	struct edge *edges = edges_to(d->s, to, &n);
+	for (size_t k = 0; k < n; k++)
+		put_edge(d, &edges[k], to, n <= LABELLED_FAN);
+	free(edges);
 }
 
 /* Where an object was, once it holds no reference there any more: faded, no arrow. */
@@ -168,8 +218,8 @@ static void faded_edges(struct dot_writer *d, unsigned id)
 	for (int i = 0; i < 2; i++) {
 		if (!to[i] || to[i] > s->n || s->shown[to[i]] != KOBJ_SHOWN_YES)
 			continue;
-		fprintf(d->out, "  k%u -> k%u [style=dotted, color=\"" KOBJ_FADED "\", "
-			"arrowhead=none];\n", id, to[i]);
+		fprintf(d->out, "  k%u -> k%u [dir=none, style=dotted, color=\"" KOBJ_FADED "\"];\n",
+			to[i], id);
 		d->drew |= DREW_FADED;
 	}
 }
@@ -208,10 +258,10 @@ void dot_edges(struct dot_writer *d)
 		const struct kobj_record *r = kobj_record_by_id(s->w, id);
 		if (d->layout) { /* the page draws edges itself: graphviz only places boxes */
 			if (r->parent && r->parent <= s->n && s->shown[r->parent] == KOBJ_SHOWN_YES)
-				fprintf(d->out, "  k%u -> k%u;\n", id, r->parent);
+				fprintf(d->out, "  k%u -> k%u [dir=back];\n", r->parent, id);
 			if (r->kset && r->kset != r->parent && r->kset <= s->n &&
 			    s->shown[r->kset] == KOBJ_SHOWN_YES)
-				fprintf(d->out, "  k%u -> k%u [style=dashed];\n", id, r->kset);
+				fprintf(d->out, "  k%u -> k%u [dir=back, style=dashed];\n", r->kset, id);
 			continue;
 		}
 		ref_edges(d, id);
@@ -220,7 +270,7 @@ void dot_edges(struct dot_writer *d)
 			link_edges(d, id, r->dir, 0);
 	}
 	for (size_t i = 0; d->layout && i < s->nfolds; i++)
-		fprintf(d->out, "  f%u -> k%u;\n", s->folds[i].kset, s->folds[i].kset);
+		fprintf(d->out, "  k%u -> f%u [dir=back];\n", s->folds[i].kset, s->folds[i].kset);
 }
 
 /* ============================================================================= notes */
@@ -268,8 +318,8 @@ static void put_note(struct dot_writer *d, size_t i, const struct note *note)
 	fprintf(d->out, "<br/><i>%s, never %s</i>>];\n", kobj_ref_kind_name(note->kind),
 		note->kind == KOBJ_REF_MODULE ? "module_put" : "put");
 	for (unsigned k = 0; k < note->nobjs; k++)
-		fprintf(d->out, "  n%zu -> k%u [color=\"" KOBJ_LEAK "\", fontcolor=\"" KOBJ_LEAK
-			"\", penwidth=2, label=\"%s\"];\n", i + 1, note->objs[k],
+		fprintf(d->out, "  k%u -> n%zu [dir=back, color=\"" KOBJ_LEAK "\", fontcolor=\""
+			KOBJ_LEAK "\", penwidth=2, label=\"%s\"];\n", note->objs[k], i + 1,
 			kobj_ref_kind_name(note->kind));
 }
 

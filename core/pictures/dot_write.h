@@ -39,6 +39,9 @@ void dot_html(const char *s, FILE *out);
  * place that took them: "creator, sysfs · kset.lua:15". At exit, the ones a leak note
  * draws are left out. */
 void dot_ref_rows(struct dot_writer *d, unsigned id);
+/* dot_fan_row() - for an object many others hold, the row that counts their references
+ * (their edges then go unlabelled, so that a wide kset stays narrow). */
+void dot_fan_row(struct dot_writer *d, unsigned id);
 /* dot_edges() - an edge per object holding a reference on another (parent, kset), the
  * faded places of released ones, sysfs links, and the folds' references. */
 void dot_edges(struct dot_writer *d);

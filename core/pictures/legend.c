@@ -16,15 +16,39 @@ static void edge_row(FILE *out, const char *arrow, const char *colour, const cha
 		"</td></tr>\n", colour, arrow, text);
 }
 
+/* The drawn object furthest from the top (by parents and ksets), first in id order: the
+ * legend goes under it, so that it adds height, not width. */
+static unsigned deepest(const struct kobj_scene *s)
+{
+	unsigned best = 0, best_depth = 0;
+	for (unsigned id = 1; id <= s->n; id++) {
+		if (s->shown[id] != KOBJ_SHOWN_YES)
+			continue;
+		unsigned depth = 1;
+		for (const struct kobj_record *r = kobj_record_by_id(s->w, id);
+		     depth < 4096 && (r->parent || r->kset); depth++) {
+			unsigned up = r->parent ? r->parent : r->kset;
+			if (up > s->n || s->shown[up] != KOBJ_SHOWN_YES)
+				break;
+			r = kobj_record_by_id(s->w, up);
+		}
+		if (depth > best_depth) {
+			best = id;
+			best_depth = depth;
+		}
+	}
+	return best;
+}
+
 void dot_legend(const struct dot_writer *d)
 {
 	static const struct {
 		unsigned mask;
 		const char *arrow, *colour, *text;
 	} edges[] = {
-		{ DREW_PARENT, "&#8594;", KOBJ_EDGE, "a child's reference on its parent" },
+		{ DREW_PARENT | DREW_BOTH, "&#8594;", KOBJ_EDGE, "a child's reference on its "
+		  "parent (parent, kset: on its kset too)" },
 		{ DREW_KSET, "- - &#8594;", KOBJ_EDGE, "a member's reference on its kset" },
-		{ DREW_BOTH, "&#8594;", KOBJ_EDGE, "parent, kset: both references, one edge" },
 		{ DREW_FADED, "&#183; &#183; &#183;", KOBJ_FADED, "where a released or deleted "
 		  "object was" },
 		{ DREW_LINK, "&#183; &#183; &gt;", KOBJ_LINK, "a sysfs link, with its name" },
@@ -59,4 +83,7 @@ void dot_legend(const struct dot_writer *d)
 		fputs("    <tr><td colspan=\"2\" align=\"left\"><font face=\"Courier\">file "
 		      "0644</font>: sysfs files and groups, with modes</td></tr>\n", out);
 	fputs("  </table>>];\n", out);
+	unsigned under = deepest(d->s);
+	if (under)
+		fprintf(out, "  k%u -> legend [style=invis];\n", under);
 }

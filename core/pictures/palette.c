@@ -36,6 +36,12 @@ const struct kobj_look *kobj_state_look(enum kobj_state state)
 	return &states[state].look;
 }
 
+void kobj_state_colours(enum kobj_state state, const char **fill, const char **ink)
+{
+	*fill = states[state].look.fill;
+	*ink = states[state].look.ink;
+}
+
 const char *kobj_state_name(enum kobj_state state)
 {
 	return (unsigned)state < KOBJ_STATE_COUNT ? states[state].name : "?";
@@ -62,7 +68,7 @@ const char *kobj_short_where(const struct kobj_world *w, unsigned site, char buf
 {
 	struct kobj_origin o = kobj_site_origin(w, site);
 	if (!o.file)
-		return "?";
+		return "an unknown place";
 	unsigned outer = site;
 	for (int depth = 0; kobj_site_caller(w, outer) && depth < 64; depth++)
 		outer = kobj_site_caller(w, outer);

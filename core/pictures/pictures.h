@@ -34,6 +34,8 @@ enum kobj_state {
 enum kobj_state kobj_record_state(const struct kobj_record *r);
 /* "in sysfs", "deleted, still held", "leaked", ... as pictures print them. */
 const char *kobj_state_name(enum kobj_state state);
+/* The colours a state is drawn in, "#rrggbb": its fill and its text. */
+void kobj_state_colours(enum kobj_state state, const char **fill, const char **ink);
 
 /* A kset with more members than this is drawn folded, unless asked otherwise. */
 #define KOBJ_DOT_FOLD_DEFAULT 6

@@ -77,7 +77,7 @@ const struct kobj_look *kobj_state_look(enum kobj_state state);
 #define KOBJ_LEAK "#c2410c"     /* a dark vermillion: references never dropped */
 #define KOBJ_DIAG "#b00020"     /* the border of an object a diagnostic named */
 
-/* "kset.lua:22": the file's last part and the line of @site ("?" if unknown), and where
+/* "kset.lua:22": the file's last part and the line of @site ("an unknown place"), and where
  * the outermost caller made the call, when sites have callers: "kset.lua:15 (from 19)". */
 const char *kobj_short_where(const struct kobj_world *w, unsigned site, char buf[256]);
 /* The ktype's name as the picture shows it: given, the kernel's own, or NULL. */

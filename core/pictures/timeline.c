@@ -19,19 +19,24 @@ struct pos {
 	bool placed;
 };
 
-/* One edge route of the layout, in page coordinates. */
+/* One edge route of the layout, in page coordinates, from the holder up to the object
+ * it holds (the layout draws it the other way, arrow back). */
 static void put_route(const char *line, int used, int n, double height, bool first,
 		      unsigned from, bool from_fold, unsigned to, FILE *out)
 {
+	enum { MAX_POINTS = 256 };
+	double pts[MAX_POINTS][2];
 	const char *p = line + used;
-	double x, y;
-	fprintf(out, "%s[%d,%u,[", first ? "" : ",", from_fold ? -(int)from : (int)from, to);
-	for (int i = 0; i < n; i++) {
-		if (sscanf(p, " %lf %lf%n", &x, &y, &used) != 2)
+	int k = 0;
+	for (; k < n && k < MAX_POINTS; k++) {
+		if (sscanf(p, " %lf %lf%n", &pts[k][0], &pts[k][1], &used) != 2)
 			break;
-		fprintf(out, "%s%.1f,%.1f", i ? "," : "", x * 72, height - y * 72);
 		p += used;
 	}
+	fprintf(out, "%s[%d,%u,[", first ? "" : ",", from_fold ? -(int)from : (int)from, to);
+	for (int i = k - 1; i >= 0; i--)
+		fprintf(out, "%s%.1f,%.1f", i < k - 1 ? "," : "", pts[i][0] * 72,
+			height - pts[i][1] * 72);
 	fputs("]]", out);
 }
 
@@ -57,7 +62,7 @@ static double parse_plain(const char *plain, struct pos *pos, struct pos *folds,
 			   id <= n && (a == 'k' || a == 'f')) {
 			(a == 'k' ? pos : folds)[id] =
 				(struct pos){ x * 72, height - y * 72, w * 72, h * 72, true };
-		} else if (sscanf(line, "edge %c%u %c%u %d%n", &a, &from, &b, &to, &k, &used) == 5 &&
+		} else if (sscanf(line, "edge %c%u %c%u %d%n", &b, &to, &a, &from, &k, &used) == 5 &&
 			   b == 'k') {
 			put_route(line, used, k, height, first, from, a == 'f', to, routes);
 			first = false;
