@@ -242,9 +242,18 @@ static void put_fold(struct dot_writer *d, const struct kobj_fold *f, const char
 	d->drew |= DREW_FOLD;
 	fprintf(d->out, "%sf%u [id=\"f%u\", class=\"fold\", shape=box, style=\"rounded,dashed,"
 		"filled\", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\", label=<<table "
-		"border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"1\"><tr><td><b>… %u "
-		"more</b></td></tr><tr><td>", indent, f->kset, f->kset, kinds == 1 ? fill : "#ffffff",
-		KOBJ_EDGE, KOBJ_INK, f->members);
+		"border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"1\">", indent, f->kset,
+		f->kset, kinds == 1 ? fill : "#ffffff", KOBJ_EDGE, KOBJ_INK);
+	if (d->layout) { /* the page writes the counts as they change, and what changed */
+		fprintf(d->out, "<tr><td><font point-size=\"12\"><b>… %u more</b></font></td></tr>"
+			"<tr><td><font point-size=\"11\">%u in sysfs, %u released</font></td></tr>"
+			"<tr><td><font point-size=\"11\">refcount 0 to %u</font></td></tr>"
+			"<tr><td><font point-size=\"10\"><b>a name of 16 chars changed</b></font>"
+			"</td></tr></table>>];\n", f->members, f->members, f->members,
+			f->max_count > 99 ? f->max_count : 99);
+		return;
+	}
+	fprintf(d->out, "<tr><td><b>… %u more</b></td></tr><tr><td>", f->members);
 	const char *sep = "";
 	for (int st = 0; st < KOBJ_STATE_COUNT; st++) {
 		if (!f->per_state[st])

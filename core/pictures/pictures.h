@@ -81,8 +81,9 @@ struct kobj_timeline_options {
 	 * page frees it), or NULL when it cannot be shown. NULL: no source in the page. */
 	char *(*read_source)(const char *file, void *ctx);
 	void *ctx;
-	unsigned fold;          /* as in struct kobj_dot_options */
+	unsigned fold;          /* as in struct kobj_dot_options; 0: KOBJ_TIMELINE_FOLD */
 };
+#define KOBJ_TIMELINE_FOLD 4
 
 /**
  * kobj_timeline_html() - one self-contained HTML page that steps through the world's

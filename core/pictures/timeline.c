@@ -239,7 +239,8 @@ int kobj_timeline_html(const struct kobj_world *w, const struct kobj_timeline_op
 {
 	static const struct kobj_timeline_options defaults = { .title = "kobject timeline" };
 	o = o ? o : &defaults;
-	const struct kobj_dot_options d = { .fold = o->fold };
+	/* the page shares its width with the source: wide ksets fold sooner than in pictures */
+	const struct kobj_dot_options d = { .fold = o->fold ? o->fold : KOBJ_TIMELINE_FOLD };
 	int e = 0;
 	struct kobj_scene *s = kobj_scene_new(w, &d, &e);
 	char *dot = dot_text(s, true, false);

@@ -285,10 +285,20 @@ function showHeld(S) {
     return;
   }
   title.textContent = `References on '${nameOf(focus)}' (${o.refs.length}, refcount ${o.c})`;
-  list.innerHTML = o.refs.map(x => {
-    const kind = T.refKinds[x.k];
-    const who = x.k === REF.PARENT || x.k === REF.KSET ? `${kind} '${nameOf(x.h)}'` : kind;
-    return `<li>${esc(who)}, taken at ${esc(where(x.s, true))}</li>`;
+  /* one line per kind and place; a crowd of holders is named by its first few */
+  const groups = new Map();
+  for (const x of o.refs) {
+    const key = x.k + "@" + x.s;
+    if (!groups.has(key)) groups.set(key, {k: x.k, s: x.s, holders: []});
+    groups.get(key).holders.push(x.h);
+  }
+  list.innerHTML = [...groups.values()].map(g => {
+    const kind = T.refKinds[g.k];
+    const names = g.holders.slice(0, 3).map(h => `'${nameOf(h)}'`).join(", ") +
+      (g.holders.length > 3 ? ` and ${g.holders.length - 3} more` : "");
+    const who = g.k === REF.PARENT || g.k === REF.KSET ? `${kind} ${names}`
+      : g.holders.length > 1 ? `${kind} ×${g.holders.length}` : kind;
+    return `<li>${esc(who)}, taken at ${esc(where(g.s, true))}</li>`;
   }).join("") || "<li>none</li>";
 }
 
@@ -340,10 +350,10 @@ function show(n, keepFocus) {
   history.replaceState(null, "", `#frame=${frame}`);
 }
 
-/* The frame of the next (+1) or previous (-1) line: a debugger's step. */
+/* The frame of the next (+1) or previous (-1) line: a debugger's step. A site stands for
+ * the whole call stack, so a helper called again from another line is a new step. */
 function lineOf(f) {
-  const s = f >= 1 && f <= nEvents ? T.frames[f - 1][0] : -1;
-  return s >= 0 ? T.sites[s][0] + ":" + T.sites[s][1] : "";
+  return f >= 1 && f <= nEvents ? T.frames[f - 1][0] : -2;
 }
 function stepLine(dir) {
   const here = lineOf(frame);
@@ -484,12 +494,23 @@ function selftest() {
     const here = document.querySelector("#code div.here");
     const line = here ? [...here.parentNode.children].indexOf(here) + 1 : 0;
     const stack = [...document.querySelectorAll("#stack li")].map(li => li.textContent.replace(/ in .*/, "")).join("<");
+    const held = [...document.querySelectorAll("#held li")].map(li => li.textContent.replace(/,? taken at .*/, "")).join(",");
+    if (frame > nEvents) {
+      const states = {};
+      for (const g of nodes) { const c = g.getAttribute("class").split(" ")[2]; if (c) states[c] = (states[c] || 0) + 1; }
+      out.push(`${k} ${frame} leak picture: ${Object.keys(states).sort().map(c => c + ":" + states[c]).join(",")}`);
+      return;
+    }
     out.push(`${k} ${frame} nodes=${nodes.map(g => g.dataset.refcount || "f").join("/")} ` +
-             `line=${line} stack=${stack} leak=${document.querySelector("#picture svg g#graph0") ? 1 : 0}`);
+             `line=${line} stack=${stack} held=${held}`);
   };
   for (const k of T.selftest || ["Home", "ArrowRight", "ArrowRight", "ArrowLeft", "End"]) look(k);
   const code = document.getElementById("code");
   out.push(`source=${document.getElementById("file").textContent}:${code.children.length}`);
+  out.push(`lanes=${document.querySelectorAll("#lanes div[data-thread]").length} marks=${document.querySelectorAll("#marks span").length}`);
+  show(nEvents);
+  const svg = document.querySelector("#picture svg");
+  out.push(`fits=${svg && svg.getBoundingClientRect().width <= pic.clientWidth ? "yes" : "no"} (picture ${svg ? Math.round(svg.getBoundingClientRect().width) : 0} px, view ${pic.clientWidth} px)`);
   out.push(`zoom=${(setZoom(zoom * 1.25), document.getElementById("zoomlevel").textContent)}`);
   out.push(`errors=${errors.length ? errors.join(" | ") : "none"}`);
   const box = document.getElementById("selftest");

@@ -371,7 +371,6 @@ t_record_and_dot() {
 	kobj --record "$T/run.html" --dot "$T/end.svg" run "$SCRIPTS/leak.lua"
 	status_is 0
 	grep -q "const T = {" "$T/run.html" || fail "no timeline data in the page"
-X
 	grep -q "<svg" "$T/end.svg" || fail "no SVG picture"
 	grep -q 'class="node kobject leaked"' "$T/end.svg" || fail "the leaked object is not drawn as leaked"
 	grep -q 'leak.lua:5' "$T/end.svg" || fail "the leak picture does not name the line that leaked"
@@ -401,8 +400,8 @@ print(dot('$T/lua.png'))
 
 # :dot --fold and --at-exit, :tree -L and --filelimit, and their mistakes.
 t_picture_options_at_the_prompt() {
-	kobj_in 'set = new_kset{name = "wide"}; kset_register(set)
-for i = 1, 9 do local k = new_kobject(); k.kset = set; kobject_set_name(k, "m%d", i); kobject_register(k) end
+	kobj_in 'set = kset_create_and_add("wide", nil, nil); t = new_ktype{release = function() end}
+for i = 1, 9 do local k = new_kobject(); k.kset = set; kobject_init_and_add(k, t, nil, "m%d", i) end
 :dot --fold 4
 :dot --fold 0
 :dot --fold x
