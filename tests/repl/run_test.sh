@@ -406,7 +406,8 @@ for i = 1, 9 do local k = new_kobject(); k.kset = set; kobject_init_and_add(k, t
 :dot --fold 0
 :dot --fold x
 :dot --at-exit /sys/wide
-:tree -L 1 --filelimit 3
+:tree -L 1
+:tree --filelimit 3 /sys/wide
 :tree -L
 :tree --nosuch
 ' -i
@@ -415,6 +416,8 @@ for i = 1, 9 do local k = new_kobject(); k.kset = set; kobject_init_and_add(k, t
 	grep -q "m5</b>" "$T/out" || fail ":dot --fold 0 drew no m5"
 	err_has ":dot: --fold wants a whole number, got 'x'"
 	out_has "still in sysfs at exit"
+	out_has "└── wide  [kset, refcount 19]"
+	[ "$(grep -c '── m1  \[refcount 1\]' "$T/out")" = 1 ] || fail ":tree -L 1 went deeper"
 	out_has "├── ... 6 more entries"
 	err_has ":tree: -L wants a whole number, got 'nothing'"
 	err_has ":tree: wants [-L depth] [--filelimit N] [path], got '--nosuch'"
