@@ -59,7 +59,7 @@ static int write_record(struct kobj_world *w, const struct views *v)
 	if (!out) {
 		snprintf(err, sizeof(err), "%s: %s", v->record, strerror(errno));
 		failed = 1;
-	} else if (kobj_timeline_html(w, &o, out, err, sizeof(err)) != 0) {
+	} else if (kobj_timeline_page(w, &o, out, err, sizeof(err)) != 0) {
 		failed = 1;
 	}
 	if (out && fclose(out) != 0 && !failed) {

@@ -86,7 +86,7 @@ struct kobj_timeline_options {
 #define KOBJ_TIMELINE_FOLD 4
 
 /**
- * kobj_timeline_html() - one self-contained HTML page that steps through the world's
+ * kobj_timeline_page() - one self-contained HTML page that steps through the world's
  * event log like a debugger: a picture per event with every object the log named kept in
  * one place (the layout is computed once), the scripts the run used with the line of each
  * event and its call stack, the references held on the object in focus, jumps between
@@ -95,7 +95,10 @@ struct kobj_timeline_options {
  * dozen bytes per event.
  * Return: 0, or -1 with a message in @err (graphviz missing).
  */
-int kobj_timeline_html(const struct kobj_world *w, const struct kobj_timeline_options *o,
+int kobj_timeline_page(const struct kobj_world *w, const struct kobj_timeline_options *o,
 		       FILE *out, char *err, size_t errlen);
+/* kobj_timeline_html() - kobj_timeline_page() with a title and no sources. */
+int kobj_timeline_html(const struct kobj_world *w, const char *title, FILE *out, char *err,
+		       size_t errlen);
 
 #endif

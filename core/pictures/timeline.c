@@ -234,7 +234,14 @@ static void put_ref_kinds(FILE *out)
 	fputs("],\n", out);
 }
 
-int kobj_timeline_html(const struct kobj_world *w, const struct kobj_timeline_options *o,
+int kobj_timeline_html(const struct kobj_world *w, const char *title, FILE *out, char *err,
+		       size_t errlen)
+{
+	const struct kobj_timeline_options o = { .title = title };
+	return kobj_timeline_page(w, &o, out, err, errlen);
+}
+
+int kobj_timeline_page(const struct kobj_world *w, const struct kobj_timeline_options *o,
 		       FILE *out, char *err, size_t errlen)
 {
 	static const struct kobj_timeline_options defaults = { .title = "kobject timeline" };

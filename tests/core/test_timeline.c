@@ -16,7 +16,7 @@ static char *timeline(void **state, int *rc, char *err)
 {
 	const struct kobj_timeline_options o = { .title = "t<1>", .read_source = read_source };
 	char *text = NULL;
-	CAPTURE(text, *rc = kobj_timeline_html(*state, &o, out, err, 256));
+	CAPTURE(text, *rc = kobj_timeline_page(*state, &o, out, err, 256));
 	return text;
 }
 
@@ -149,8 +149,8 @@ static void missing_graphviz_is_explained(void **state)
 	char *old = strdup(getenv("PATH"));
 	setenv("PATH", "/nonexistent", 1);
 	int rc;
-	char err[256];
-	char *page = timeline(state, &rc, err);
+	char err[256], *page = NULL;
+	CAPTURE(page, rc = kobj_timeline_html(*state, "title only", out, err, sizeof(err)));
 	setenv("PATH", old, 1);
 	free(old);
 	free(page);
