@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,34 @@ static void record(struct kl_ctx *ctx, lua_State *L, int status, unsigned obj,
 	free(explanation);
 }
 
+/* What a failed callback's traceback and diagnostic cost, beside its message's length. */
+#define CALLBACK_ERROR_COST 1000
+
+static size_t work_noted; /* process-wide, like the host's budget */
+
+size_t kobj_lua_take_work(void)
+{
+	size_t units = work_noted;
+
+	work_noted = 0;
+	return units;
+}
+
+void kl_charge_quietly(size_t units)
+{
+	work_noted = units > SIZE_MAX - work_noted ? SIZE_MAX : work_noted + units;
+}
+
+void kl_charge(lua_State *L, size_t units)
+{
+	kl_charge_quietly(units);
+	if (lua_getfield(L, LUA_REGISTRYINDEX, "kobject.charge") != LUA_TFUNCTION) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_call(L, 0, 0);
+}
+
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence)
 {
@@ -86,8 +115,12 @@ bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj
 	ctx->file = file;
 	ctx->line = line;
 	kobj_world_use(ctx->world);
-	if (status != LUA_OK)
+	if (status != LUA_OK) {
+		/* a traceback and a diagnostic are work in C, however the callback failed */
+		kl_charge_quietly(CALLBACK_ERROR_COST +
+				  (lua_type(L, -1) == LUA_TSTRING ? lua_rawlen(L, -1) : 0));
 		record(ctx, L, status, obj, what, consequence);
+	}
 	lua_settop(L, top);
 	return status == LUA_OK;
 }

@@ -121,12 +121,14 @@ static size_t first_line(lua_State *L, int arg, size_t count)
  */
 static int l_kernel_log(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 1); /* the argument stays at 1, the hold above it */
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	size_t count = kobj_trace_count(w), first = first_line(L, 1, count);
 
 	lua_createtable(L, (int)(count - first), 0);
 	for (size_t i = first; i < count; i++) {
-		const struct kobj_trace *t = kobj_trace_at(w, i);
+		const struct kobj_trace copy = *kobj_trace_at(w, i); /* its text never moves */
+		const struct kobj_trace *t = &copy;
 		const struct kobj_record *r = kobj_record_by_id(w, t->obj);
 		lua_createtable(L, 0, 8);
 		lua_pushstring(L, t->text);
@@ -161,13 +163,15 @@ static int l_kernel_log(lua_State *L)
  */
 static int l_dmesg(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 1); /* the argument stays at 1, the hold above it */
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	size_t count = kobj_trace_count(w), first = first_line(L, 1, count);
 	luaL_Buffer b;
 
 	luaL_buffinit(L, &b);
-	for (size_t i = first; i < count; i++) {
-		const struct kobj_trace *t = kobj_trace_at(w, i);
+	for (size_t i = first; i < count && i < kobj_trace_count(w); i++) {
+		const struct kobj_trace copy = *kobj_trace_at(w, i);
+		const struct kobj_trace *t = &copy;
 		char stamp[48];
 		snprintf(stamp, sizeof(stamp), "[%5lu.%06lu] ", t->tick / HZ,
 			 t->tick % HZ * (1000000 / HZ));

@@ -228,6 +228,30 @@ void kl_push_handle(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl
 	push_cached(L, ctx, kl_view(n, view), view, n, NULL);
 }
 
+void kl_push_ref(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view,
+		 unsigned long long token)
+{
+	if (!token) {
+		kl_push_handle(L, ctx, n, view);
+		return;
+	}
+	/* Never cached: each reference is one of its own. */
+	struct kl_handle *h = lua_newuserdatauv(L, sizeof(*h), 1);
+	memset(h, 0, sizeof(*h));
+	h->gen = ctx->gen;
+	h->type = view;
+	h->node = n;
+	h->ref = token;
+	luaL_setmetatable(L, kl_type_names[view]);
+	kobj_ref_track(ctx->world, token, kl_node_id(ctx, n, view), true);
+}
+
+unsigned long long kl_handle_ref(lua_State *L, int idx)
+{
+	struct kl_handle *h = kl_tohandle(L, idx);
+	return h ? h->ref : 0;
+}
+
 void kl_push_module(lua_State *L, struct kl_ctx *ctx, struct module *mod)
 {
 	if (!mod) {

@@ -193,6 +193,27 @@ static int fresh_tables(lua_State *L)
 	return 0;
 }
 
+static int release_world(lua_State *L)
+{
+	struct kl_ctx *ctx = *(struct kl_ctx **)lua_touserdata(L, 1);
+	ctx->busy--;
+	return 0;
+}
+
+struct kobj_world *kl_hold_world(lua_State *L, struct kl_ctx *ctx)
+{
+	struct kl_ctx **p = lua_newuserdatauv(L, sizeof(*p), 0);
+	*p = ctx;
+	if (luaL_newmetatable(L, "kobject.world_hold")) {
+		lua_pushcfunction(L, release_world);
+		lua_setfield(L, -2, "__close");
+	}
+	lua_setmetatable(L, -2);
+	ctx->busy++; /* only once nothing above can raise */
+	lua_toclose(L, -1);
+	return ctx->world; /* read now: an allocation above may have run a reset */
+}
+
 int kobj_lua_reset(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_findctx(L);
@@ -222,8 +243,9 @@ static int l_reset(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
 	if (ctx->busy)
-		return luaL_error(L, "reset: cannot reset the world from inside a release, show, "
-				  "store or hotplug method");
+		return luaL_error(L, "reset: cannot reset the world while a kernel call or a query "
+				  "is running (from a release, show, store, hotplug method or "
+				  "finalizer)");
 	if (kobj_lua_reset(L) != 0)
 		return luaL_error(L, "reset: not enough memory");
 	return 0;

@@ -69,6 +69,7 @@
 #undef sysfs_create_link
 #undef sysfs_remove_link
 #undef kernel_kobj
+#undef kset_find_obj
 
 /*
  * The kinds of handle; each has one metatable whose __name is kl_type_names[type]. The
@@ -202,10 +203,16 @@ struct kl_ctx {
 
 /* ========================================================================== handles */
 
-/* A handle: a box that holds no reference. See kobject_lua.h for the rules. */
+/*
+ * A handle: a box that holds no reference. See kobject_lua.h for the rules. A reference
+ * handle is one that a call returning a new reference made (kobject_get, kset_find_obj,
+ * kobject_create_and_add...): the same object, equal to its plain handle, that also names
+ * the reference it stands for, so that a put through it drops exactly that one.
+ */
 struct kl_handle {
 	struct kl_node *node;   /* NULL for modules */
 	struct module *mod;     /* modules only; owned by the world */
+	unsigned long long ref; /* the reference's token (kobj_last_ref), 0 for a plain one */
 	unsigned gen;
 	enum kl_type type;
 };
@@ -222,6 +229,12 @@ enum {
 
 /* init.c */
 struct kl_ctx *kl_getctx(lua_State *L);          /* raises if the module is not open */
+/*
+ * kl_hold_world() - [] -> [marker]: the world cannot be reset until the calling C function
+ * returns or raises (the marker is a to-be-closed slot). For queries that read the world
+ * while they build Lua values, since a finalizer may run at any allocation.
+ */
+struct kobj_world *kl_hold_world(lua_State *L, struct kl_ctx *ctx); /* Return: the world */
 struct kl_ctx *kl_findctx(lua_State *L);         /* NULL if not open */
 void kl_push_slot(lua_State *L, int slot);       /* [] -> [store[slot]] */
 void kl_push_data(lua_State *L, struct kl_node *n); /* [] -> [data table or nil] */
@@ -241,6 +254,12 @@ void *kl_view(struct kl_node *n, enum kl_type view);
 unsigned kl_node_id(struct kl_ctx *ctx, struct kl_node *n, enum kl_type view);
 const struct kobj_record *kl_node_record(struct kl_ctx *ctx, struct kl_node *n);
 void kl_push_handle(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view);
+/* [] -> [handle]: a reference handle for @n carrying the reference @token, or the plain
+ * handle when @token is 0. */
+void kl_push_ref(lua_State *L, struct kl_ctx *ctx, struct kl_node *n, enum kl_type view,
+		 unsigned long long token);
+/* The reference the handle at @idx carries, or 0 (a plain handle, or not a handle). */
+unsigned long long kl_handle_ref(lua_State *L, int idx);
 /*
  * kl_push_addr() - the handle for a C address: nil for NULL or an unknown address. A live
  * kobject or kset the module did not make (views KL_KOBJECT and KL_KSET only) is adopted:
@@ -313,6 +332,17 @@ const char *kl_intern(lua_State *L, struct kl_ctx *ctx, const char *s);
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence);
 int kl_msgh(lua_State *L);
+
+/*
+ * kl_charge() - note @units of work done in C (a walk over every record, a report) for
+ * kobj_lua_take_work(), then let the host's budget judge it: the registry field
+ * "kobject.charge", if the host set one, is called and may raise the budget's error.
+ * Call it only where a Lua error may be raised.
+ * kl_charge_quietly() - only the note, where nothing may raise (after a callback); the
+ * host charges it at the script's next instruction.
+ */
+void kl_charge(lua_State *L, size_t units);
+void kl_charge_quietly(size_t units);
 /* A Lua show() or store() in progress: a ktype's (ktype_lua.c) or a kobj_attribute's
  * (attr_lua.c). The trampoline fills it; its body gets it as a light userdata. */
 struct kl_file_call {

@@ -38,6 +38,8 @@
 #ifndef KOBJ_LUA_BINDINGS_H
 #define KOBJ_LUA_BINDINGS_H
 
+#include <stddef.h>
+
 #include <lua.h>
 
 struct kobj_world;
@@ -87,5 +89,13 @@ void kobj_lua_allow_files(lua_State *L, int allow);
  * so that ordinary calls note only their own line.
  */
 void kobj_lua_record_stacks(lua_State *L, int on);
+
+/*
+ * kobj_lua_take_work() - the units of work done in C on behalf of scripts (walks over
+ * every record, reports, failed callbacks' tracebacks) since the last call, for a host
+ * that budgets scripts; it charges them, then may raise from its registry field
+ * "kobject.charge", which the module calls where raising is safe. Process-wide.
+ */
+size_t kobj_lua_take_work(void);
 
 #endif

@@ -171,16 +171,23 @@ static int l_kset_put(lua_State *L)
 }
 
 /* kset_find_obj(kset, name): the member named @name; without taking a reference for the
- * article's ksets (2.6.0), with one (kobject_get_unless_zero) for today's, as the kernel. */
+ * article's ksets (2.6.0), with one (kobject_get_unless_zero) for today's, as the kernel:
+ * then a reference handle. */
 static int l_kset_find_obj(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
 	struct kl_node *n = kl_check_opt(L, 1, KL_KSET, "kset_find_obj");
 	const char *name = luaL_checkstring(L, 2);
 	kl_enter(L, ctx);
+	unsigned long long before = kobj_last_ref(ctx->world);
 	struct kobject *found = kset_find_obj(KSET(n), name);
+	unsigned long long token = kobj_last_ref(ctx->world);
 	kl_leave(ctx);
-	kl_push_addr(L, ctx, found, KL_KOBJECT);
+	struct kl_node *m = kl_node_of(L, ctx, found, KL_KOBJECT);
+	if (m)
+		kl_push_ref(L, ctx, m, KL_KOBJECT, token != before ? token : 0);
+	else
+		lua_pushnil(L);
 	return 1;
 }
 

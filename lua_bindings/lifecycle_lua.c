@@ -10,7 +10,7 @@
 enum kl_ret {
 	KL_RET_NONE,    /* nothing */
 	KL_RET_INT,     /* the core's int: 0 or a negative errno */
-	KL_RET_SELF,    /* argument 1 if the core returned the object, else nil (get) */
+	KL_RET_REF,     /* a get: a reference handle for the reference it took, or nil */
 };
 
 /* What kl_call and kl_getput know of each call; the core function is in run(). */
@@ -19,6 +19,7 @@ struct kl_call_def {
 	enum kl_type type;      /* the handle argument 1 must be, and the view passed */
 	enum kl_ret ret;
 	bool quiet;             /* get_unless_zero: nil and stale handles reach no core call */
+	bool drops;             /* it puts: a reference handle names the reference it drops */
 };
 
 static const struct kl_call_def calls[] = {
@@ -26,22 +27,22 @@ static const struct kl_call_def calls[] = {
 	[KL_KOBJECT_ADD] = { "kobject_add", KL_KOBJECT, KL_RET_INT, false },
 	[KL_KOBJECT_DEL] = { "kobject_del", KL_KOBJECT, KL_RET_NONE, false },
 	[KL_KOBJECT_REGISTER] = { "kobject_register", KL_KOBJECT, KL_RET_INT, false },
-	[KL_KOBJECT_UNREGISTER] = { "kobject_unregister", KL_KOBJECT, KL_RET_NONE, false },
-	[KL_KOBJECT_GET] = { "kobject_get", KL_KOBJECT, KL_RET_SELF, false },
-	[KL_KOBJECT_PUT] = { "kobject_put", KL_KOBJECT, KL_RET_NONE, false },
-	[KL_KOBJECT_GET_UNLESS_ZERO] = { "kobject_get_unless_zero", KL_KOBJECT, KL_RET_SELF,
+	[KL_KOBJECT_UNREGISTER] = { "kobject_unregister", KL_KOBJECT, KL_RET_NONE, false, true },
+	[KL_KOBJECT_GET] = { "kobject_get", KL_KOBJECT, KL_RET_REF, false },
+	[KL_KOBJECT_PUT] = { "kobject_put", KL_KOBJECT, KL_RET_NONE, false, true },
+	[KL_KOBJECT_GET_UNLESS_ZERO] = { "kobject_get_unless_zero", KL_KOBJECT, KL_RET_REF,
 					 true },
 	[KL_KSET_INIT] = { "kset_init", KL_KSET, KL_RET_NONE, false },
 	[KL_KSET_ADD] = { "kset_add", KL_KSET, KL_RET_INT, false },
 	[KL_KSET_REGISTER] = { "kset_register", KL_KSET, KL_RET_INT, false },
-	[KL_KSET_UNREGISTER] = { "kset_unregister", KL_KSET, KL_RET_NONE, false },
-	[KL_KSET_GET] = { "kset_get", KL_KSET, KL_RET_SELF, false },
-	[KL_KSET_PUT] = { "kset_put", KL_KSET, KL_RET_NONE, false },
+	[KL_KSET_UNREGISTER] = { "kset_unregister", KL_KSET, KL_RET_NONE, false, true },
+	[KL_KSET_GET] = { "kset_get", KL_KSET, KL_RET_REF, false },
+	[KL_KSET_PUT] = { "kset_put", KL_KSET, KL_RET_NONE, false, true },
 	[KL_SUBSYSTEM_INIT] = { "subsystem_init", KL_SUBSYS, KL_RET_NONE, false },
 	[KL_SUBSYSTEM_REGISTER] = { "subsystem_register", KL_SUBSYS, KL_RET_INT, false },
-	[KL_SUBSYSTEM_UNREGISTER] = { "subsystem_unregister", KL_SUBSYS, KL_RET_NONE, false },
-	[KL_SUBSYS_GET] = { "subsys_get", KL_SUBSYS, KL_RET_SELF, false },
-	[KL_SUBSYS_PUT] = { "subsys_put", KL_SUBSYS, KL_RET_NONE, false },
+	[KL_SUBSYSTEM_UNREGISTER] = { "subsystem_unregister", KL_SUBSYS, KL_RET_NONE, false, true },
+	[KL_SUBSYS_GET] = { "subsys_get", KL_SUBSYS, KL_RET_REF, false },
+	[KL_SUBSYS_PUT] = { "subsys_put", KL_SUBSYS, KL_RET_NONE, false, true },
 };
 _Static_assert(sizeof(calls) / sizeof(calls[0]) == KL_SUBSYS_PUT + 1,
 	       "every enum kl_call has an entry (KL_SUBSYS_PUT is the last)");
@@ -107,15 +108,17 @@ static int run(enum kl_call call, void *obj)
 	return 0;
 }
 
-/* [] -> [] or [result]: what Lua gets back; Return: the number of results. */
-static int push_result(lua_State *L, enum kl_ret ret, int result)
+/* [] -> [] or [result]: what Lua gets back; @token is the reference a get took.
+ * Return: the number of results. */
+static int push_result(lua_State *L, struct kl_ctx *ctx, const struct kl_call_def *c,
+		       struct kl_node *n, int result, unsigned long long token)
 {
-	if (ret == KL_RET_NONE)
+	if (c->ret == KL_RET_NONE)
 		return 0;
-	if (ret == KL_RET_INT)
+	if (c->ret == KL_RET_INT)
 		lua_pushinteger(L, result);
 	else if (result)
-		lua_pushvalue(L, 1);
+		kl_push_ref(L, ctx, n, c->type, token);
 	else
 		lua_pushnil(L);
 	return 1;
@@ -128,9 +131,12 @@ int kl_call(lua_State *L, enum kl_call call)
 	struct kl_node *n = kl_check_opt(L, 1, c->type, c->name);
 
 	kl_enter(L, ctx);
+	if (c->drops)
+		kobj_next_put(ctx->world, kl_handle_ref(L, 1));
 	int result = run(call, n ? kl_view(n, c->type) : NULL);
+	kobj_next_put(ctx->world, 0); /* a call that put nothing leaves nothing named */
 	kl_leave(ctx);
-	return push_result(L, c->ret, result);
+	return push_result(L, ctx, c, n, result, 0);
 }
 
 int kl_getput(lua_State *L, enum kl_call call)
@@ -139,15 +145,21 @@ int kl_getput(lua_State *L, enum kl_call call)
 	struct kl_ctx *ctx = kl_getctx(L);
 	unsigned stale;
 	struct kl_node *n = kl_check_getput(L, 1, c->type, c->name, &stale);
+	unsigned long long token = 0;
 	int result = 0;
 
 	if (n || !c->quiet) {
 		kl_enter(L, ctx);
+		/* a put through a reference handle drops exactly the reference it carries */
+		if (c->drops)
+			kobj_next_put(ctx->world, kl_handle_ref(L, 1));
 		if (stale)
 			kobj_use_after_release(ctx->world, stale, c->name);
 		else
 			result = run(call, n ? kl_view(n, c->type) : NULL);
+		kobj_next_put(ctx->world, 0);
+		token = kobj_last_ref(ctx->world);
 		kl_leave(ctx);
 	}
-	return push_result(L, c->ret, result);
+	return push_result(L, ctx, c, n, result, token);
 }

@@ -159,6 +159,7 @@ static int l_kobject_create_and_add(lua_State *L)
 
 	kl_enter(L, ctx);
 	struct kobject *k = (kobject_create_and_add)(name, parent);
+	unsigned long long token = kobj_last_ref(ctx->world);
 	kl_leave(ctx);
 	if (!k)
 		return push_failure(L, ctx, op, ndiags);
@@ -166,7 +167,7 @@ static int l_kobject_create_and_add(lua_State *L)
 	if (!n)
 		return luaL_error(L, "%s: the new object has no record", op); /* cannot happen */
 	n->reclaim = true;
-	kl_push_handle(L, ctx, n, KL_KOBJECT);
+	kl_push_ref(L, ctx, n, KL_KOBJECT, token); /* the creator's reference */
 	return 1;
 }
 
@@ -198,6 +199,7 @@ static int l_kset_create_and_add(lua_State *L)
 	kl_enter(L, ctx);
 	ctx->creating = &creating; /* a callback during the call adopts the kset into n */
 	struct kset *kset = (kset_create_and_add)(name, ops, parent);
+	unsigned long long token = kobj_last_ref(ctx->world);
 	ctx->creating = creating.outer;
 	kl_leave(ctx);
 	if (!kset) {
@@ -209,7 +211,7 @@ static int l_kset_create_and_add(lua_State *L)
 		n->ext = kset;
 		kl_map_add(L, ctx, n);
 	}
-	kl_push_handle(L, ctx, n, KL_KSET);
+	kl_push_ref(L, ctx, n, KL_KSET, token); /* the creator's reference */
 	return 1;
 }
 

@@ -68,7 +68,8 @@ static void set_object(lua_State *L, const struct kobj_world *w, const char *nam
  */
 static int l_log(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 1); /* the argument stays at 1, the hold above it */
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	size_t count = kobj_log_count(w), first = 0;
 	lua_Integer n = luaL_optinteger(L, 1, 0);
 
@@ -97,16 +98,13 @@ static int l_log(lua_State *L)
 		set_origin(L, "file", "line", ev->origin);
 		if (ev->thread)
 			set_int(L, "thread", ev->thread);
-		if (ev->kind == KOBJ_EV_DIAG) {
-			const struct kobj_diag *d = kobj_diag_at(w, ev->aux);
-			if (d)
-				set_str(L, "tag", kobj_diag_tag(d->kind));
-		} else if (ev->kind == KOBJ_EV_HOTPLUG) {
-			const struct kobj_hotplug_event *h = kobj_hotplug_at(w, ev->aux);
-			if (h) {
-				set_str(L, "action", h->action);
-				set_str(L, "devpath", h->devpath);
-			}
+		/* read again after each push: a finalizer may grow the arrays (never free them) */
+		if (ev->kind == KOBJ_EV_DIAG && kobj_diag_at(w, ev->aux)) {
+			set_str(L, "tag", kobj_diag_tag(kobj_diag_at(w, ev->aux)->kind));
+		} else if (ev->kind == KOBJ_EV_HOTPLUG && kobj_hotplug_at(w, ev->aux)) {
+			const char *devpath = kobj_hotplug_at(w, ev->aux)->devpath;
+			set_str(L, "action", kobj_hotplug_at(w, ev->aux)->action);
+			set_str(L, "devpath", devpath);
 		}
 		lua_rawseti(L, -2, (lua_Integer)(i - first + 1));
 	}
@@ -119,12 +117,14 @@ static int l_log(lua_State *L)
  */
 static int l_diagnostics(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 0);
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	size_t count = kobj_diag_count(w);
 
 	lua_createtable(L, (int)count, 0);
 	for (size_t i = 0; i < count; i++) {
-		const struct kobj_diag *d = kobj_diag_at(w, i);
+		const struct kobj_diag copy = *kobj_diag_at(w, i); /* its strings never move */
+		const struct kobj_diag *d = &copy;
 		lua_createtable(L, 0, 8);
 		set_str(L, "tag", kobj_diag_tag(d->kind));
 		set_str(L, "message", d->message);
@@ -187,7 +187,8 @@ static int leaks_box_gc(lua_State *L)
  */
 static int l_leaks(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 0);
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	struct leaks_box *b = lua_newuserdatauv(L, sizeof(*b), 0);  /* [box] */
 
 	b->leaks = NULL;
@@ -231,12 +232,14 @@ static int l_leaks(lua_State *L)
  */
 static int l_hotplug_events(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 0);
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	size_t count = kobj_hotplug_count(w);
 
 	lua_createtable(L, (int)count, 0);
 	for (size_t i = 0; i < count; i++) {
-		const struct kobj_hotplug_event *ev = kobj_hotplug_at(w, i);
+		const struct kobj_hotplug_event copy = *kobj_hotplug_at(w, i);
+		const struct kobj_hotplug_event *ev = &copy;
 		lua_createtable(L, 0, 10);
 		set_int(L, "seqnum", (lua_Integer)ev->seqnum);
 		set_str(L, "action", ev->action);
@@ -284,7 +287,8 @@ static const char *record_state(const struct kobj_record *r)
  */
 static int l_objects(lua_State *L)
 {
-	struct kobj_world *w = kl_getctx(L)->world;
+	lua_settop(L, 0);
+	struct kobj_world *w = kl_hold_world(L, kl_getctx(L));
 	size_t count = kobj_record_count(w);
 
 	lua_createtable(L, (int)count, 0);
@@ -327,16 +331,17 @@ static int l_references(lua_State *L)
 		luaL_argcheck(L, h, 1, "a kobject, kset, subsystem or module handle, or an id");
 		id = h->type == KL_MODULE ? h->mod->id : kl_node_id(ctx, h->node, h->type);
 	}
+	struct kobj_world *w = kl_hold_world(L, ctx);
 	struct kl_box *box = kl_new_box(L);                          /* [.. box] */
-	size_t n = kobj_refs_count(ctx->world, id);
+	size_t n = kobj_refs_count(w, id);
 	struct kobj_ref *refs = box->mem = calloc(n + 1, sizeof(*refs));
 	if (!refs)
 		return luaL_error(L, "references: not enough memory");
 
-	n = kobj_refs_of(ctx->world, id, refs, n);
+	n = kobj_refs_of(w, id, refs, n);
 	lua_createtable(L, (int)n, 0);
 	for (size_t i = 0; i < n; i++) {
-		push_ref(L, ctx->world, &refs[i], false);
+		push_ref(L, w, &refs[i], false);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	return 1;

@@ -81,9 +81,22 @@ static int l_ls(lua_State *L)
 	b->mem = list;
 	if (n < 0)
 		return kl_fail(L, "ls", path, n);
+	/* The names are copied before anything is pushed: a finalizer that runs when Lua
+	 * allocates may remove the entries. */
+	size_t size = 0;
+	for (long i = 0; i < n; i++)
+		size += strlen(sysfs_dirent_name(list[i])) + 1;
+	char *names = malloc(size ? size : 1), *p = names;
+	if (!names)
+		return luaL_error(L, "ls: not enough memory");
+	for (long i = 0; i < n; i++)
+		p = stpcpy(p, sysfs_dirent_name(list[i])) + 1;
+	free(list);
+	b->mem = names;
 	lua_createtable(L, (int)n, 0);
-	for (long i = 0; i < n; i++) {
-		lua_pushstring(L, sysfs_dirent_name(list[i]));
+	p = names;
+	for (long i = 0; i < n; i++, p += strlen(p) + 1) {
+		lua_pushstring(L, p);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;
@@ -196,6 +209,7 @@ static int l_tree(lua_State *L)
 		o.file_limit = opt_count(L, opts, "filelimit", 0, "tree");
 		o.held = opt_bool(L, opts, "held", true);
 	}
+	kl_charge(L, kobj_record_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 
 	int err = kobj_print_tree(ctx->world, path, &o, open_text(L, b));
@@ -260,6 +274,7 @@ static int l_dot(lua_State *L)
 	struct kobj_dot_options o = { .path = path, .at_exit = at_exit, .legend = true };
 	if (opts)
 		dot_options(L, opts, &o, &file);
+	kl_charge(L, kobj_record_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 
 	int err = kobj_dot(ctx->world, &o, open_text(L, b));
@@ -286,6 +301,7 @@ static int l_dot(lua_State *L)
 static int l_leak_report(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
+	kl_charge(L, kobj_record_count(ctx->world) + kobj_log_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 	kobj_leak_report(ctx->world, open_text(L, b));
 	push_text(L, b);

@@ -37,24 +37,43 @@ static void on_sigint(int sig)
 		limits_interrupt(limits_of(L));
 }
 
+/* Calls __tostring on the error object (pcall'd by msghandler, under the limits). */
+static int error_tostring(lua_State *L)
+{
+	luaL_tolstring(L, 1, NULL);
+	return 1;
+}
+
 /*
  * The message handler: a string error gets a traceback; another value uses its
- * __tostring, or is named by type. The memory cap is lifted so the traceback can be built.
+ * __tostring, run protected and under the limits like any other script code, or is named
+ * by type. A stop by a limit gets the stop's own message and runs no script code at all.
+ * The memory cap is lifted only for the traceback, which is the program's own work.
  */
 static int msghandler(lua_State *L)
 {
 	struct kobj_limits *lim = limits_of(L);
-	const char *msg = lua_tostring(L, 1);
+	const char *msg = NULL;
 	char buf[160];
 
-	lim->mem_armed = false;
-	if (lim->fatal == KOBJ_FATAL_MEMORY)
+	if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER) {
+		msg = lua_tostring(L, 1);
+	} else if (lim->fatal != KOBJ_FATAL_NONE) {
 		msg = limits_message(lim, buf, sizeof(buf));
-	if (msg == NULL) {
-		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-			return 1;
-		msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	} else if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_pushcfunction(L, error_tostring);
+		lua_pushvalue(L, 1);
+		int status = lua_pcall(L, 1, 1, 0);
+
+		if (status == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
+			msg = lua_tostring(L, -1);
+		else if (limits_uncatchable(L, status))
+			msg = limits_message(lim, buf, sizeof(buf));
 	}
+	lim->mem_armed = false;
+	if (msg == NULL)
+		msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
 	luaL_traceback(L, L, msg, 1);
 	return 1;
 }
@@ -74,13 +93,19 @@ int kobj_docall(lua_State *L, int narg, int nres)
 	status = lua_pcall(L, narg, nres, base);
 	sigaction(SIGINT, &old, NULL);
 	running_L = NULL;
-	if (status == LUA_ERRMEM && lim->cap && lim->mem_armed)
-		lim->fatal = KOBJ_FATAL_MEMORY;
-	if (status == LUA_ERRMEM && lim->fatal == KOBJ_FATAL_MEMORY) {
+	if (status != LUA_OK)
+		limits_uncatchable(L, status); /* notes a memory stop */
+	if (status != LUA_ERRRUN && lim->fatal != KOBJ_FATAL_NONE) {
 		char buf[160];
 
-		/* no handler ran for a memory error: replace Lua's bare message */
-		lua_pop(L, 1);
+		/* no handler ran for a memory error, or the code finished although a
+		 * finalizer was stopped meanwhile: the stop ends the call all the same */
+		if (status == LUA_OK) {
+			lua_settop(L, base);
+			status = LUA_ERRRUN;
+		} else {
+			lua_pop(L, 1);
+		}
 		lim->mem_armed = false;
 		lua_pushstring(L, limits_message(lim, buf, sizeof(buf)));
 	}

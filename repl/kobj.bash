@@ -55,9 +55,9 @@ _kobj_lesson()
         ;;
     verify)
         case ${COMP_WORDS[COMP_CWORD - 1]} in
-        --time) ;;
+        --time|--jobs|--cell-memory) ;;
         *) if [[ $cur == -* ]]; then
-               COMPREPLY=($(compgen -W "--out --time" -- "$cur"))
+               COMPREPLY=($(compgen -W "--out --time --jobs --cell-memory" -- "$cur"))
            else
                COMPREPLY=($(compgen -d -- "$cur"))
            fi ;;
@@ -69,13 +69,13 @@ _kobj_lesson()
 _kobj()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} i
-    local options="-e -i --strict --no-report --record --dot --max-instructions
-                   --max-memory -h --help -V --version"
+    local options="-e -i --strict --no-report --record --dot --write-dir
+                   --max-instructions --max-memory -h --help -V --version"
 
     COMPREPLY=()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        -e|--record|--dot|--max-instructions|--max-memory) ((i++)) ;;
+        -e|--record|--dot|--write-dir|--max-instructions|--max-memory) ((i++)) ;;
         lesson) _kobj_lesson "${COMP_WORDS[0]}" "$i"; return ;;
         run) COMPREPLY=($(compgen -f -X '!*.lua' -- "$cur") $(compgen -d -- "$cur")); return ;;
         esac
@@ -84,6 +84,7 @@ _kobj()
     -e|--max-instructions|--max-memory) return ;;
     --record) COMPREPLY=($(compgen -f -X '!*.html' -- "$cur") $(compgen -d -- "$cur")); return ;;
     --dot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --write-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     COMPREPLY=($(compgen -W "$options run lesson" -- "$cur"))
 }

@@ -1,8 +1,8 @@
 /*
  * The kobj program's parts and what they share. Each part is a file named for what it
  * holds: main.c (arguments, usage, dispatch), call.c (running user code: traceback,
- * Ctrl-C, limits), limits.c (memory cap, instruction budget), sandbox.c (the restricted
- * environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
+ * Ctrl-C, limits), limits.c (memory cap, instruction budget), costs.c (what the standard
+ * library's C functions cost), sandbox.c (the restricted environment), print.c (showing values), wrap.c (text wrapped to the terminal), run.c
  * (`kobj run`, -e, standard input), interactive.c (the readline loop), complete.c (tab
  * completion), commands.c (:help ...); the course is in lesson.h.
  */
@@ -42,6 +42,7 @@ struct kobj_opts {
 	bool report;            /* print diagnostics and leaks at the end (--no-report clears) */
 	const char *record;     /* --record FILE.html: the timeline of the run */
 	const char *picture;    /* --dot FILE.svg: a picture of the world at the end */
+	const char *write_dir;  /* --write-dir DIR: where dot("name.svg") may write */
 	char **lesson_argv;     /* `kobj lesson ...`: from "lesson" on */
 	int lesson_argc;
 	unsigned long long max_instructions; /* 0: no budget */
@@ -68,12 +69,17 @@ enum kobj_fatal {
  */
 struct kobj_limits {
 	size_t used;                  /* bytes Lua holds now */
+	size_t core;                  /* bytes the rest of the process holds (last measured) */
+	size_t core_measured;         /* kobj_mem_in_use() at that measurement */
+	unsigned ticks_to_measure;    /* hook ticks until the heap is measured again */
 	size_t cap;                   /* bytes; 0 = no cap */
 	bool mem_armed;
 	unsigned long long budget;    /* instructions per call; 0 = none */
 	unsigned long long spent;     /* instructions counted so far in this call */
+	unsigned long long total;     /* instructions counted in every call so far */
 	bool budget_armed;
 	enum kobj_fatal fatal;        /* set when a limit stopped the call; not catchable */
+	enum kobj_fatal first_stop;   /* the first stop of the whole run, never cleared */
 	volatile sig_atomic_t interrupted; /* set by the SIGINT handler */
 	lua_State *main;              /* the main thread, for the signal handler */
 };
@@ -82,7 +88,8 @@ void limits_init(struct kobj_limits *lim, size_t max_memory_mib,
 		 unsigned long long max_instructions);
 void *limits_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 struct kobj_limits *limits_of(lua_State *L);
-/* Installs the counting hook on @L (new threads inherit it). */
+/* Installs the counting hook on @L (new threads inherit it); the first call also lets
+ * the bindings charge their work (registry field "kobject.charge"). */
 void limits_install(lua_State *L);
 /* From a signal handler: make the running code stop at its next instruction. */
 void limits_interrupt(struct kobj_limits *lim);
@@ -90,12 +97,22 @@ void limits_interrupt(struct kobj_limits *lim);
 void limits_arm(struct kobj_limits *lim);
 void limits_disarm(struct kobj_limits *lim);
 /*
+ * limits_charge() - count @units of work done in C (a pattern match, a copy, a walk of
+ * the world) against the budget, as if they were instructions. Raises the stop when
+ * the budget, the memory cap or Ctrl-C says so, and when a stop is already under way.
+ * Call it only where a Lua error may be raised.
+ */
+void limits_charge(lua_State *L, unsigned long long units);
+/*
  * limits_uncatchable() - whether an error that a script's pcall caught must go on up
  * @status: the status pcall got. Return: true for the budget, Ctrl-C and the cap.
  */
 bool limits_uncatchable(lua_State *L, int status);
 /* The message for a fatal stop, e.g. "memory limit reached (128 MiB; ...)". */
 const char *limits_message(const struct kobj_limits *lim, char *buf, size_t size);
+/* The message of @reason (the current stop, or first_stop for a whole run). */
+const char *limits_reason(const struct kobj_limits *lim, enum kobj_fatal reason, char *buf,
+			  size_t size);
 
 /* -------------------------------------------------------------------------- call.c */
 
@@ -122,6 +139,14 @@ void sandbox_open(lua_State *L);
 void sandbox_new_env(lua_State *L);
 /* Pushes the current environment table. */
 void sandbox_push_env(lua_State *L);
+/* Makes the table at @idx the current environment. */
+void sandbox_use_env(lua_State *L, int idx);
+/* The environment at @idx looks up the names it lacks in the current one. */
+void sandbox_fall_back(lua_State *L, int idx);
+/* In the current environment, reset() refuses: a check run keeps its world. */
+void sandbox_graded_env(lua_State *L);
+/* --write-dir: the one folder where dot("name.svg") may write; none by default. */
+void sandbox_set_write_dir(const char *dir);
 /*
  * sandbox_loadbuffer() / sandbox_loadfile() - compile text (never binary) with the
  * sandbox's environment. @path "-" or NULL reads standard input, named "=stdin".
@@ -129,6 +154,11 @@ void sandbox_push_env(lua_State *L);
  */
 int sandbox_loadbuffer(lua_State *L, const char *s, size_t len, const char *chunkname);
 int sandbox_loadfile(lua_State *L, const char *path);
+
+/* ------------------------------------------------------------------------- costs.c */
+
+/* Charges the standard library's unbounded C functions to the budget (host tables). */
+void costs_wrap(lua_State *L);
 
 /* ------------------------------------------------------------------------- print.c */
 

@@ -297,7 +297,7 @@ static void lesson_usage(FILE *out)
 	      "  hint N            the next hint for lesson N\n"
 	      "  reset N [--force] start lesson N's exercise again from the original; asks\n"
 	      "                    first, and keeps your copy as NN-name.lua.bak\n"
-	      "  verify DIR [--out OUTDIR] [--time SECONDS]\n"
+	      "  verify DIR [--out OUTDIR] [--time SECONDS] [--jobs N] [--cell-memory MIB]\n"
 	      "                    grade a class: DIR holds one folder per student with\n"
 	      "                    their NN-name.lua files; writes a table, results.tap\n"
 	      "                    and results.xml (JUnit)\n"

@@ -71,6 +71,7 @@ const char *student_shown(const char *path, char *buf, size_t size);
 struct verdict {
 	int passed, failed;
 	bool lua_error;     /* the script or the checks raised */
+	char error[200];    /* then the first line of the error */
 };
 
 /*

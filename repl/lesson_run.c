@@ -50,6 +50,19 @@ char *lesson_slurp(const char *path)
 	return slurp(path, &len);
 }
 
+/* The first line of the last error reported, for a check's verdict. */
+static char last_error[200];
+
+/* kobj_report(), noting the error's first line. */
+static int report(lua_State *L, int status)
+{
+	const char *msg = status != LUA_OK ? lua_tostring(L, -1) : NULL;
+
+	if (msg)
+		snprintf(last_error, sizeof(last_error), "%.*s", (int)strcspn(msg, "\n"), msg);
+	return kobj_report(L, status, NULL);
+}
+
 /* Runs @path in the sandbox's current environment, its origins named @shown.
  * Return: a Lua status, reported. */
 static int run_file(lua_State *L, const char *path, const char *shown)
@@ -62,16 +75,17 @@ static int run_file(lua_State *L, const char *path, const char *shown)
 	if (!text) {
 		lua_pop(L, 1);
 		lua_pushfstring(L, "cannot read %s", shown);
-		return kobj_report(L, LUA_ERRFILE, NULL);
+		return report(L, LUA_ERRFILE);
 	}
-	if (text[0] == '#') /* a "#!" line: blank it, keeping the line numbers */
-		memset(text, ' ', strcspn(text, "\n"));
-	status = sandbox_loadbuffer(L, text, len, chunkname);
+	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* as lua.c */
+	if (text[bom] == '#') /* a "#!" line: blank it, keeping the line numbers */
+		memset(text + bom, ' ', strcspn(text + bom, "\n"));
+	status = sandbox_loadbuffer(L, text + bom, len - bom, chunkname);
 	free(text);
 	lua_remove(L, -2); /* the chunk name */
 	if (status == LUA_OK)
 		status = kobj_docall(L, 0, 0);
-	return kobj_report(L, status, NULL);
+	return report(L, status);
 }
 
 /* lesson_ask(prompt): a line typed by the student, or nil at the end of input. */
@@ -161,30 +175,53 @@ int lesson_demo(lua_State *L, const struct lesson *l, bool ask)
 	return status;
 }
 
+/* The student's own environment; reset() refuses there, so the world stays the run's. */
+static int student_env(lua_State *L)
+{
+	sandbox_new_env(L);
+	sandbox_graded_env(L);
+	return 0;
+}
+
+/*
+ * A check run keeps the student's code away from the checks: the vocabulary and
+ * lesson_results are loaded into an environment of their own before the student's file
+ * runs in another, and check.lua runs in the first, which finds the student's functions
+ * in the second. Nothing the student's code does to its globals reaches the checks.
+ */
 struct verdict lesson_check_as(lua_State *L, const struct lesson *l, const char *file,
 			       const char *shown)
 {
-	struct verdict v = { 0, 0, true };
-	int status = start(L);
+	struct verdict v = { 0, 0, true, "" };
+	int top = lua_gettop(L), status, checks;
 
+	last_error[0] = '\0';
+	status = start(L);
 	if (status == LUA_OK)
 		status = lesson_vocabulary(L, l, false);
-	if (status == LUA_OK)
-		status = run_file(L, file, shown);
-	if (status == LUA_OK)
-		status = run_lesson_file(L, l, "check.lua");
 	if (status != LUA_OK)
 		return v;
 	sandbox_push_env(L);
-	lua_getfield(L, -1, "lesson_results");
-	lua_remove(L, -2);
-	status = kobj_report(L, kobj_docall(L, 0, 2), NULL);
-	if (status != LUA_OK)
-		return v;
-	v.passed = (int)lua_tointeger(L, -2);
-	v.failed = (int)lua_tointeger(L, -1);
-	v.lua_error = false;
-	lua_pop(L, 2);
+	checks = lua_gettop(L);
+	lua_getfield(L, checks, "lesson_results");
+	lua_pushcfunction(L, student_env);
+	status = report(L, kobj_docall(L, 0, 0));
+	if (status == LUA_OK)
+		status = run_file(L, file, shown);
+	if (status == LUA_OK) {
+		sandbox_fall_back(L, checks);
+		sandbox_use_env(L, checks);
+		status = run_lesson_file(L, l, "check.lua");
+	}
+	if (status == LUA_OK)
+		status = report(L, kobj_docall(L, 0, 2));
+	if (status == LUA_OK) {
+		v.passed = (int)lua_tointeger(L, -2);
+		v.failed = (int)lua_tointeger(L, -1);
+		v.lua_error = false;
+	}
+	snprintf(v.error, sizeof(v.error), "%s", last_error);
+	lua_settop(L, top);
 	return v;
 }
 

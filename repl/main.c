@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <lauxlib.h>
@@ -47,10 +48,12 @@ static void print_usage(FILE *out)
 		"                          through every event with a picture\n"
 		"  --dot FILE              write a picture of the world at the end\n"
 		"                          (.svg, .png, .pdf, or .dot for the DOT text)\n"
+		"  --write-dir DIR         the folder where a script's dot(\"name.svg\") may\n"
+		"                          write (scripts write no files otherwise)\n"
 		"  --max-instructions N    VM instructions per run or REPL statement\n"
 		"                          (default 100M; suffixes k, M, G; 0: no limit)\n"
-		"  --max-memory MIB        memory the Lua state may hold, in MiB\n"
-		"                          (default %d; suffix G for GiB; 0: no cap)\n"
+		"  --max-memory MIB        memory the sandbox may hold in MiB, Lua's and the\n"
+		"                          core's (default %d; suffix G for GiB; 0: no cap)\n"
 		"  -h, --help              this text\n"
 		"  -V, --version           the version\n"
 		"\n"
@@ -195,6 +198,12 @@ static int parse_args(int argc, char **argv, struct kobj_opts *o)
 			if (!v)
 				return usage_error("option '%s' needs a file name", a);
 			*(record ? &o->record : &o->picture) = v;
+		} else if (is_option(a, "--write-dir")) {
+			struct stat st;
+			if (!(o->write_dir = option_value(argc, argv, &i, "--write-dir")))
+				return usage_error("%s", "option '--write-dir' needs a folder");
+			if (stat(o->write_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+				return usage_error("--write-dir: '%s' is not a folder", o->write_dir);
 		} else if (is_option(a, "--max-instructions") || is_option(a, "--max-memory")) {
 			if ((r = parse_limit(argc, argv, &i, o)) != PARSE_CONTINUE)
 				return r;
@@ -254,6 +263,8 @@ static int pmain(lua_State *L)
 
 	limits_of(L)->main = L;
 	sandbox_open(L);
+	if (o->write_dir)
+		sandbox_set_write_dir(o->write_dir);
 	limits_install(L);
 	sandbox_new_env(L);
 	lua_settop(L, 0);
@@ -322,6 +333,12 @@ int main(int argc, char **argv)
 	alarm(CLOSE_TIMEOUT);
 	lua_close(L);
 	alarm(0);
+	if (lim.fatal != KOBJ_FATAL_NONE) {
+		char buf[160];
+
+		kobj_message(KOBJ_PROGNAME, limits_message(&lim, buf, sizeof(buf)));
+		result = KOBJ_EXIT_LUA; /* a finalizer at exit was stopped */
+	}
 	free(o.snippets);
 	return result;
 }

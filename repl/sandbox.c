@@ -4,15 +4,22 @@
  * string (without dump), table, math, utf8, coroutine, and os.time/clock/date/difftime.
  * There is no io, no package or require, no debug, no dofile or loadfile; `load` only
  * takes text and defaults to this environment; binary chunks are refused everywhere.
- * pcall, xpcall and coroutine.resume re-raise a stop by the limits (limits.c), so a
- * script cannot catch its way past the instruction budget, the memory cap or Ctrl-C;
- * setmetatable runs a script's __gc in a coroutine, where the limits' hook works.
+ * pcall, xpcall, coroutine.resume and close, and load's reader re-raise a stop by the
+ * limits (limits.c), so a script cannot catch its way past the instruction budget, the
+ * memory cap or Ctrl-C; setmetatable runs a script's __gc in a coroutine, where the
+ * limits' hook works. getmetatable shows no metatable of the program's own (strings,
+ * handles). Each environment has its own copy of the module table, and dot() writes only
+ * into --write-dir.
  *
  * The host's own global table keeps the full base library; nothing in the environment
  * leads back to it.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -24,6 +31,7 @@
 /* Registry keys: the addresses of these statics. */
 static const char env_key;    /* the current environment table */
 static const char module_key; /* the kobject module table */
+static const char proxies_key; /* weak map: a finalizing copy -> the script's metatable */
 
 /* =============================================================== opening the host */
 
@@ -73,8 +81,17 @@ void sandbox_open(lua_State *L)
 	lua_setfield(L, -2, "dump");
 	lua_pop(L, 1);
 
+	costs_wrap(L);
+	lua_newtable(L); /* the finalizing copies of metatables, weak keys */
+	lua_createtable(L, 0, 1);
+	lua_pushliteral(L, "k");
+	lua_setfield(L, -2, "__mode");
+	lua_setmetatable(L, -2);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &proxies_key);
+
 	luaL_requiref(L, "kobject", luaopen_kobject, 0);
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &module_key);
+	kobj_lua_allow_files(L, 0); /* only sb_dot, into --write-dir, lets a script write */
 }
 
 /* ======================================================= wrappers that keep limits */
@@ -126,8 +143,9 @@ static int sb_xpcall(lua_State *L)
 	return finish_pcall(L, status, 2);
 }
 
-/* coroutine.resume: upvalue 1 is the real one. */
-static int sb_resume(lua_State *L)
+/* coroutine.resume and coroutine.close (upvalue 1, the real one): false and an error,
+ * unless a limit stopped the coroutine (a __close, for close), which goes on up. */
+static int sb_coroutine(lua_State *L)
 {
 	int n = lua_gettop(L);
 
@@ -140,36 +158,81 @@ static int sb_resume(lua_State *L)
 }
 
 /*
- * The __gc that the sandbox's setmetatable puts in place of a script's finalizer (upvalue
- * 1). Lua runs finalizers with hooks off, so the instruction budget and Ctrl-C could not
- * stop one; in a fresh coroutine they can. An error becomes Lua's "error in __gc" warning.
+ * Finalizers. Lua runs a __gc with hooks off, so neither the budget nor Ctrl-C could stop
+ * one, and it reads __gc when the object dies, so a finalizer swapped in after
+ * setmetatable, or a callable table, would escape a wrapper made at setmetatable time.
+ * So an object whose metatable has a __gc gets a copy of that metatable whose __gc is
+ * sb_gc; the script never sees the copy (getmetatable gives its own table), and sb_gc
+ * runs whatever __gc the script's table holds at that moment, in a coroutine, where the
+ * hook works, under the limits even between two statements of the prompt. A stop there
+ * is recorded (limits.c) and becomes Lua's "error in __gc" warning; the code after it
+ * stops at its next instruction. Other changes to such a metatable after setmetatable
+ * do not reach the object.
  */
+
+/* Upvalue 1: the script's metatable. */
 static int sb_gc(lua_State *L)
 {
-	lua_State *co = lua_newthread(L);
+	struct kobj_limits *lim = limits_of(L);
+	bool was_armed = lim->budget_armed;
+	lua_State *co;
 	int nres, status;
 
-	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushliteral(L, "__gc");
+	if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TNIL)
+		return 0;
+	co = lua_newthread(L);
+	limits_install(co);
+	lua_insert(L, -2);
 	lua_pushvalue(L, 1);
 	lua_xmove(L, co, 2);
+	if (!was_armed)
+		limits_arm(lim);
 	status = lua_resume(co, L, 1, &nres);
+	if (status != LUA_OK && status != LUA_YIELD)
+		limits_uncatchable(co, status);
+	if (!was_armed)
+		limits_disarm(lim);
 	if (status == LUA_OK || status == LUA_YIELD)
 		return 0;
 	lua_xmove(co, L, 1);
 	return lua_error(L);
 }
 
-/* setmetatable: upvalue 1 is the real one. A function __gc is wrapped by sb_gc. */
+/* [mt] -> [copy]: @mt's fields, with sb_gc as __gc; the copy is noted in the map. */
+static void finalizing_copy(lua_State *L)
+{
+	int mt = lua_gettop(L);
+
+	lua_newtable(L);
+	lua_pushnil(L);
+	while (lua_next(L, mt)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, mt + 1);
+	}
+	lua_pushvalue(L, mt);
+	lua_pushcclosure(L, sb_gc, 1);
+	lua_setfield(L, mt + 1, "__gc");
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &proxies_key);
+	lua_pushvalue(L, mt + 1);
+	lua_pushvalue(L, mt);
+	lua_rawset(L, -3);
+	lua_pop(L, 1);
+	lua_remove(L, mt);
+}
+
+/* setmetatable: upvalue 1 is the real one. A metatable with a __gc is installed as a copy. */
 static int sb_setmetatable(lua_State *L)
 {
 	lua_settop(L, 2);
 	if (lua_type(L, 2) == LUA_TTABLE) {
 		lua_pushliteral(L, "__gc");
-		if (lua_rawget(L, 2) == LUA_TFUNCTION && lua_tocfunction(L, -1) != sb_gc) {
-			lua_pushcclosure(L, sb_gc, 1);
-			lua_pushliteral(L, "__gc");
-			lua_insert(L, -2);
-			lua_rawset(L, 2);
+		if (lua_rawget(L, 2) != LUA_TNIL) {
+			lua_pop(L, 1);
+			lua_pushvalue(L, 2);
+			finalizing_copy(L);
+			lua_replace(L, 2);
 		} else {
 			lua_pop(L, 1);
 		}
@@ -177,6 +240,27 @@ static int sb_setmetatable(lua_State *L)
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);
 	lua_call(L, 2, 1);
+	return 1;
+}
+
+/*
+ * getmetatable: a table's own metatable (the script's, not the copy setmetatable made).
+ * The metatables of strings and of the sandbox's handles are the program's, shared by
+ * every environment, so scripts get nil for them.
+ */
+static int sb_getmetatable(lua_State *L)
+{
+	luaL_checkany(L, 1);
+	if (lua_type(L, 1) != LUA_TTABLE || !lua_getmetatable(L, 1)) {
+		lua_pushnil(L);
+		return 1;
+	}
+	if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+		return 1;
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &proxies_key);
+	lua_pushvalue(L, -2);
+	if (lua_rawget(L, -2) == LUA_TNIL)
+		lua_pop(L, 2);
 	return 1;
 }
 
@@ -202,6 +286,8 @@ static int sb_load(lua_State *L)
 	else
 		lua_pushvalue(L, lua_upvalueindex(2));
 	lua_call(L, 4, LUA_MULTRET);
+	if (lua_isnil(L, 5) && limits_uncatchable(L, LUA_ERRRUN))
+		return reraise(L); /* a reader function was stopped */
 	return lua_gettop(L) - 4;
 }
 
@@ -271,7 +357,7 @@ static void copy_lib(lua_State *L, int env, const char *lib, const char *const *
 static void add_base(lua_State *L, int env)
 {
 	static const char *const names[] = {
-		"assert", "collectgarbage", "error", "getmetatable", "ipairs", "next", "pairs",
+		"assert", "collectgarbage", "error", "ipairs", "next", "pairs",
 		"print", "rawequal", "rawget", "rawlen", "rawset", "select", "tonumber",
 		"tostring", "type", "warn", "_VERSION", NULL,
 	};
@@ -284,6 +370,8 @@ static void add_base(lua_State *L, int env)
 	lua_getglobal(L, "setmetatable");
 	lua_pushcclosure(L, sb_setmetatable, 1);
 	lua_setfield(L, env, "setmetatable");
+	lua_pushcfunction(L, sb_getmetatable);
+	lua_setfield(L, env, "getmetatable");
 	lua_pushcfunction(L, sb_pcall);
 	lua_setfield(L, env, "pcall");
 	lua_pushcfunction(L, sb_xpcall);
@@ -316,9 +404,89 @@ static void add_libs(lua_State *L, int env)
 
 	lua_getfield(L, env, LUA_COLIBNAME);
 	lua_getfield(L, -1, "resume");
-	lua_pushcclosure(L, sb_resume, 1);
+	lua_pushcclosure(L, sb_coroutine, 1);
 	lua_setfield(L, -2, "resume");
+	lua_getfield(L, -1, "close");
+	lua_pushcclosure(L, sb_coroutine, 1);
+	lua_setfield(L, -2, "close");
 	lua_pop(L, 1);
+}
+
+/* ======================================================== files, and graded runs */
+
+static char write_dir[PATH_MAX]; /* --write-dir, made absolute; "" when none */
+
+void sandbox_set_write_dir(const char *dir)
+{
+	if (!realpath(dir, write_dir))
+		snprintf(write_dir, sizeof(write_dir), "%s", dir);
+}
+
+/* The file dot() is asked to write (its first or second argument), or 0. */
+static int dot_file_arg(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TSTRING)
+		return 2;
+	if (lua_type(L, 1) == LUA_TSTRING && lua_isnoneornil(L, 2)) {
+		const char *ext = strrchr(lua_tostring(L, 1), '.');
+		if (ext && (strcmp(ext, ".svg") == 0 || strcmp(ext, ".png") == 0 ||
+			    strcmp(ext, ".pdf") == 0 || strcmp(ext, ".dot") == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Checks @name (a plain file name) and pushes --write-dir/@name; raises otherwise. */
+static void push_write_path(lua_State *L, const char *name)
+{
+	struct stat st;
+
+	if (!write_dir[0])
+		luaL_error(L, "dot: a script writes files only where the command line says: "
+			   "give kobj --write-dir DIR and dot(\"%s\") writes into DIR "
+			   "(at the prompt, :dot FILE writes anywhere)", name);
+	if (!name[0] || name[0] == '.' || strchr(name, '/'))
+		luaL_error(L, "dot: '%s' is not a plain file name: a script writes only "
+			   "into --write-dir, never into other folders", name);
+	lua_pushfstring(L, "%s/%s", write_dir, name);
+	if (lstat(lua_tostring(L, -1), &st) == 0 && !S_ISREG(st.st_mode))
+		luaL_error(L, "dot: %s is not a regular file (a symbolic link?); refused",
+			   lua_tostring(L, -1));
+}
+
+/* dot(...): the binding's (upvalue 1), with a file only inside --write-dir. */
+static int sb_dot(lua_State *L)
+{
+	int file = dot_file_arg(L);
+	int n = lua_gettop(L), status;
+
+	if (file) {
+		push_write_path(L, lua_tostring(L, file));
+		lua_replace(L, file);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	kobj_lua_allow_files(L, file != 0);
+	status = lua_pcall(L, n, LUA_MULTRET, 0);
+	kobj_lua_allow_files(L, 0);
+	if (status != LUA_OK)
+		return lua_error(L);
+	return lua_gettop(L);
+}
+
+static int sb_no_reset(lua_State *L)
+{
+	return luaL_error(L, "reset() is not available while a lesson is checked");
+}
+
+/* Sets @name in the environment at @env and in its own copy of the module table. */
+static void set_both(lua_State *L, int env, const char *name)
+{
+	lua_getfield(L, env, "kobject");
+	lua_pushvalue(L, -2);
+	lua_setfield(L, -2, name);
+	lua_pop(L, 1);
+	lua_setfield(L, env, name);
 }
 
 void sandbox_new_env(lua_State *L)
@@ -332,11 +500,46 @@ void sandbox_new_env(lua_State *L)
 	env = lua_gettop(L);
 	add_base(L, env);
 	add_libs(L, env);
-	lua_rawgetp(L, LUA_REGISTRYINDEX, &module_key);
-	lua_setfield(L, env, "kobject");
 	kobj_lua_install(L, env);
+	/* each environment has a copy of the module table: no script changes another's */
+	lua_newtable(L);
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &module_key);
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, -5);
+	}
+	lua_pop(L, 1);
+	lua_setfield(L, env, "kobject");
+	lua_getfield(L, env, "dot");
+	lua_pushcclosure(L, sb_dot, 1);
+	set_both(L, env, "dot");
 	mark_removed(L, env, "", removed);
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &env_key);
+}
+
+void sandbox_graded_env(lua_State *L)
+{
+	sandbox_push_env(L);
+	lua_pushcfunction(L, sb_no_reset);
+	set_both(L, lua_gettop(L) - 1, "reset");
+	lua_pop(L, 1);
+}
+
+void sandbox_use_env(lua_State *L, int idx)
+{
+	lua_pushvalue(L, idx);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &env_key);
+}
+
+void sandbox_fall_back(lua_State *L, int idx)
+{
+	idx = lua_absindex(L, idx);
+	lua_createtable(L, 0, 1);
+	sandbox_push_env(L);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, idx);
 }
 
 void sandbox_push_env(lua_State *L)

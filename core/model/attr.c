@@ -391,9 +391,9 @@ int kobj_create_dir(struct kcall *c, struct kobject *kobj, struct kobj_record *r
 					   "try to register things with the same name in the same "
 					   "directory.", r->name),
 			    kobj_xasprintf("%s() at %s: a default attribute of '%s' repeats a name "
-					   "(see the diagnostic before). The add failed; the caller "
-					   "must still kobject_put() it.", kcall_now(c),
-					   kobj_site_where(c->w, c->site, where), r->name));
+					   "(see the diagnostic before). The add failed; %s.",
+					   kcall_now(c), kobj_site_where(c->w, c->site, where), r->name,
+					   kobj_after_failed_add(c)));
 	}
 	return err;
 }

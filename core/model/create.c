@@ -8,6 +8,14 @@
 
 #include "core/model/model_internal.h"
 
+/* The reference a creating call hands back is the creator's, not the last one its add
+ * took: a reference handle made from kobj_last_ref() carries it. */
+static void hand_back_creator(struct kcall *c, const struct kobj_record *r)
+{
+	unsigned e = r->released ? 0 : kobj_ledger_creator(c->w, r);
+	c->w->last_take = e ? kobj_ledger_token(c->w, e) : 0;
+}
+
 static void dynamic_kobj_release(struct kobject *kobj)
 {
 	struct kobj_world *w = kobj_world_current();
@@ -48,6 +56,7 @@ static struct kobject *create_and_add(struct kcall *c, const char *name,
 		kobj_put_as(c, kobj);
 		return NULL;
 	}
+	hand_back_creator(c, r);
 	return kobj;
 }
 
@@ -97,7 +106,8 @@ struct kset *(kset_create_and_add)(const char *name, const struct kset_uevent_op
 		return NULL;
 	}
 	kobj_uevent_as(&c, &kset->kobj, KOBJ_ADD, NULL);
-	return kset;
+	hand_back_creator(&c, r);
+	return r->released ? NULL : kset; /* a uevent callback could have released it */
 }
 
 const char *kobj_ktype_kernel_name(const struct kobj_type *ktype)

@@ -27,6 +27,16 @@ static const char *silent_then(const struct kobj_record *r)
 		       : "";
 }
 
+/* What the caller of a failed add must do next: put the object, unless the call that
+ * failed creates its objects itself and already put it (kobject_create_and_add). */
+const char *kobj_after_failed_add(const struct kcall *c)
+{
+	if (strcmp(c->op, "kobject_create_and_add") == 0 ||
+	    strcmp(c->op, "kset_create_and_add") == 0)
+		return "the call dropped the object itself and returns NULL";
+	return "the caller must still kobject_put() it";
+}
+
 /* ====================================================================== init */
 
 void kobj_report_invalid_pointer(struct kcall *c)
@@ -297,17 +307,19 @@ void kobj_report_empty_name(struct kcall *c, const struct kobj_record *r)
 {
 	char p[17], where[256];
 	bool today = r->era == KOBJ_ERA_TODAY;
+	/* Today's add is a naming call itself; 2.6.0's caller named the object before. */
+	char *fix = today ? kobj_xasprintf("The add failed; %s.", kobj_after_failed_add(c))
+			  : kobj_xstrdup("Set it with kobject_set_name() and check what that "
+					 "returns.");
 	kobj_diagnose(c, KOBJ_DIAG_EMPTY_NAME, r->id,
-		    kobj_xasprintf("kobject: (%s): attempted to be registered with empty name!",
-				   kobj_fake_pointer(r->id, p)),
-		    kobj_xasprintf("%s%s() at %s: the object has no name, and its sysfs directory "
-				   "needs one. %s",
-				   today ? "" : "2.6.0 did not check; sysfs refused the empty name "
-						"later. The line above is a current kernel's. ",
-				   kcall_now(c), kobj_site_where(c->w, c->site, where),
-				   today ? "The caller must still kobject_put() it."
-					 : "Set it with kobject_set_name() and check what that "
-					   "returns."));
+		      kobj_xasprintf("kobject: (%s): attempted to be registered with empty name!",
+				     kobj_fake_pointer(r->id, p)),
+		      kobj_xasprintf("%s%s() at %s: the object has no name, and its sysfs directory "
+				     "needs one. %s",
+				     today ? "" : "2.6.0 did not check; sysfs refused the empty name "
+						  "later. The line above is a current kernel's. ",
+				     kcall_now(c), kobj_site_where(c->w, c->site, where), fix));
+	kobj_xfree(fix);
 }
 
 /* Why the kset was refused; 2.6.0's wording knows only registered or not. */
@@ -351,8 +363,7 @@ int kobj_check_parent(struct kcall *c, const struct kobj_record *r, struct kobje
 		return 0;
 	/* A released parent may be freed memory: only its record is read. */
 	const char *name = pr ? pr->name : kobj_name_of(parent);
-	char *end = today ? kobj_xasprintf("; the caller must still kobject_put() '%s'.", r->name)
-			  : kobj_xstrdup(".");
+	char *end = today ? kobj_xasprintf("; %s.", kobj_after_failed_add(c)) : kobj_xstrdup(".");
 	kobj_diagnose(c, KOBJ_DIAG_ADD_FAILED, r->id,
 		    kobj_xasprintf("kobject_add_internal failed for %s (error: -2 parent: %s)",
 				   r->name, name),
@@ -374,7 +385,7 @@ static char *dir_story(struct kcall *c, const struct kobj_record *r, const char 
 	const struct sysfs_dirent *pd = sysfs_lookup(c->w, ppath);
 	const struct sysfs_dirent *clash = pd ? kobj_sysfs_find(c->w, pd, r->name) : NULL;
 	const struct kobj_record *other = clash ? kobj_rec(c->w, sysfs_dirent_obj(clash)) : NULL;
-	const char *then = r->era == KOBJ_ERA_TODAY ? "the caller must still kobject_put() it"
+	const char *then = r->era == KOBJ_ERA_TODAY ? kobj_after_failed_add(c)
 						    : "the caller still holds its reference and "
 						      "must kobject_put() it";
 

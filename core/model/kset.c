@@ -142,9 +142,11 @@ struct kobject *(kset_find_obj)(struct kset *kset, const char *name)
 	/* A kset whose kobject was initialised as a plain kobject has no list yet. */
 	if (!name || !kr || kr->kind == KOBJ_KIND_KOBJECT)
 		return NULL;
-	if (kobj_era_of(kr)->find_takes_ref)
-		return find_today(&c, kset, name);
-	return find_2_6_0(&c, kset, name);
+	struct kobject *found = kobj_era_of(kr)->find_takes_ref ? find_today(&c, kset, name)
+								: find_2_6_0(&c, kset, name);
+	if (found) /* the caller's line, with or without a reference */
+		kobj_log_call(&c, KOBJ_EV_LOOKUP, kobj_rec_of(c.w, found), 0);
+	return found;
 }
 
 /* ========================================================================= subsystems */

@@ -395,11 +395,10 @@ void kobj_unlink(struct kcall *c, struct kobj_record *r)
 	kobj_log_call(c, KOBJ_EV_DEL, r, 0);
 	kobj_mirror(kobj, r);
 	if (rules->del_drops_holds) { /* today's __kobject_del leaves the kset */
-		unsigned e = r->kset_ref, id = r->kset;
-		r->kset_ref = 0;
-		r->kset = 0;
+		unsigned e = r->kset_ref;
+		r->kset_ref = 0; /* r->kset stays: kobj->kset still names it, held or not */
 		if (e)
-			kobj_drop(c, id, e, false);
+			kobj_drop(c, r->kset, e, false);
 		kobj->parent = NULL;
 	}
 }
@@ -670,11 +669,9 @@ void (kobject_unregister)(struct kobject *kobj)
 
 /* =============================================================== sandbox extensions */
 
-void kobject_put_ref(struct kobject *kobj, unsigned long long token)
+void kobj_next_put(struct kobj_world *w, unsigned long long token)
 {
-	struct kcall c = kobj_call("kobject_put");
-	c.w->next_put = token ? token : 0;
-	kobj_put_as(&c, kobj);
+	w->next_put = token;
 }
 
 unsigned long long kobj_last_ref(const struct kobj_world *w)
@@ -699,11 +696,16 @@ void kobj_use_after_release(struct kobj_world *w, unsigned id, const char *op)
 	struct kobj_record *r = kobj_rec(w, id);
 	struct kcall c = kobj_call_in(w, kobj_take_site(w), op);
 
+	unsigned long long token = w->next_put;
+
+	w->next_put = 0;
 	c.lua = !w->site_from_c;
 	if (!r || !r->released)
 		return;
 	/* The address is never read: the record alone says the object is gone. */
-	if (strstr(op, "put"))
+	if (strstr(op, "put") && token)
+		kobj_report_ref_put_twice(&c, r, (unsigned long)(uint32_t)token);
+	else if (strstr(op, "put"))
 		kobj_report_put_released(&c, r);
 	else
 		kobj_report_get_released(&c, r);

@@ -123,6 +123,8 @@ int kobj_check_kset(struct kcall *c, const struct kobj_record *r, struct kset *k
 int kobj_check_parent(struct kcall *c, const struct kobj_record *r, struct kobject *parent);
 void kobj_report_dir_failed(struct kcall *c, const struct kobj_record *r,
 			    const char *parent_name, const char *ppath, int err);
+/* "the caller must still kobject_put() it", or what a creating call did itself. */
+const char *kobj_after_failed_add(const struct kcall *c);
 /* A refcount_t saturation event of an object's count (kref.h's events). */
 void kobj_report_saturation(struct kcall *c, struct kobj_record *r, int event, int before);
 

@@ -68,6 +68,28 @@ static struct sysfs_dirent *dir_of(struct kobj_world *w, struct kobject *np)
 	return np ? (pr && pr->in_sysfs ? pr->dir : NULL) : kobj_sysfs_root(w);
 }
 
+/* Its kset's kobject, as kobject_move() falls back on: a kset an object deleted from it
+ * no longer holds may be released, and is then not read but reported. */
+static struct kobject *kset_kobj_of(struct kcall *c, struct kobj_record *r, struct kobject *kobj)
+{
+	char where[256], when[256];
+	const struct kobj_record *kr = r->kset ? kobj_rec(c->w, r->kset) : NULL;
+
+	if (!kr)
+		return &kobj->kset->kobj; /* never added: the pointer its creator set */
+	if (!kr->released)
+		return kobj_of(kr);
+	kobj_diagnose(c, KOBJ_DIAG_USE_AFTER_FREE, r->id,
+		      kobj_xasprintf("BUG: KASAN: slab-use-after-free in %s", c->op),
+		      kobj_xasprintf("%s() at %s: '%s' was deleted from its kset '%s', which was "
+				     "released at %s; its kobj->kset still points there, and the "
+				     "kernel would read freed memory to find the new parent. The "
+				     "sandbox moved nothing.", c->op,
+				     kobj_site_where(c->w, c->site, where), r->name, kr->name,
+				     kobj_site_where(c->w, kr->release_at, when)));
+	return NULL;
+}
+
 /* The object now holds @np (with the entry @e taken for it) as its parent. */
 static void swap_parent(struct kcall *c, struct kobject *kobj, struct kobj_record *r,
 			struct kobject *np, unsigned e)
@@ -95,8 +117,10 @@ int (kobject_move)(struct kobject *kobj, struct kobject *new_parent)
 		return -EINVAL;
 	unsigned long long token = kobj_ledger_token(c.w, held);
 	struct kobject *np = new_parent;
-	if (!np && kobj->kset)
-		np = &kobj->kset->kobj;
+	if (!np && kobj->kset && !(np = kset_kobj_of(&c, r, kobj))) {
+		err = -ENOENT;
+		goto put_kobj;
+	}
 	/* The new parent's reference is taken for the object: it becomes what it holds. */
 	if (np && !kobj_get_as(&c, np, KOBJ_REF_PARENT, r->id, &pe))
 		goto put_kobj;

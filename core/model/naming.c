@@ -53,8 +53,8 @@ static int name_failed(struct kcall *c, struct kobj_record *r, const char *why, 
 	kobj_diagnose(c, KOBJ_DIAG_SET_NAME_FAILED, r ? r->id : 0,
 		    kobj_xstrdup("kobject: can not set name properly!"),
 		    kobj_xasprintf("%s() at %s could not name '%s': %s. The object is not added; "
-				   "the caller must still kobject_put() it.", kcall_now(c),
-				   kobj_site_where(c->w, c->site, where), r ? r->name : "", why));
+				   "%s.", kcall_now(c), kobj_site_where(c->w, c->site, where),
+				   r ? r->name : "", why, kobj_after_failed_add(c)));
 	return err;
 }
 

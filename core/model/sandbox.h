@@ -14,9 +14,10 @@ struct kobj_type;
 
 /* kobj_last_ref() - a token for the reference the last call took (get, init, lookup). */
 unsigned long long kobj_last_ref(const struct kobj_world *w);
-/* kobject_put_ref() - a put of exactly the reference @token names; one already dropped is
- * reported as a put twice through the same reference, and ignored. */
-void kobject_put_ref(struct kobject *kobj, unsigned long long token);
+/* kobj_next_put() - the next put (kobject_put, kset_put, subsys_put...) drops exactly the
+ * reference @token names; one already dropped is reported as a put twice through the
+ * same reference, and ignored. */
+void kobj_next_put(struct kobj_world *w, unsigned long long token);
 /* kobj_ref_track() - mark the reference carried by a handle (plain puts pick it last). */
 void kobj_ref_track(struct kobj_world *w, unsigned long long token, unsigned obj, bool on);
 /* kobj_ref_outstanding() - whether the reference @token names is still held. */

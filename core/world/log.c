@@ -38,6 +38,7 @@ static const char *const kind_names[KOBJ_EV_KIND_COUNT] = {
 	[KOBJ_EV_MODULE_UNLOAD] = "unload",
 	[KOBJ_EV_SYSFS] = "sysfs",
 	[KOBJ_EV_SCHED] = "sched",
+	[KOBJ_EV_LOOKUP] = "lookup",
 };
 
 const char *kobj_event_kind_name(enum kobj_event_kind kind)
@@ -53,6 +54,12 @@ void kobj_world_set_logging(struct kobj_world *w, bool on)
 bool kobj_world_logging(const struct kobj_world *w)
 {
 	return !w->logging_off;
+}
+
+/* GET, PUT and INIT events name a reference (its serial) where others have aux. */
+static bool carries_ref(enum kobj_event_kind kind)
+{
+	return kind == KOBJ_EV_GET || kind == KOBJ_EV_PUT || kind == KOBJ_EV_INIT;
 }
 
 static struct kobj_ev *slot(struct kobj_world *w)
@@ -75,7 +82,7 @@ unsigned long kobj_log(struct kobj_world *w, enum kobj_event_kind kind, unsigned
 		.kind = (uint8_t)kind, .ref_kind = (uint8_t)a->ref_kind, .chosen = a->chosen,
 		.thread = (uint8_t)w->thread, .op = (uint16_t)kobj_op_code(a->op),
 		.step = (uint16_t)kobj_op_code(a->step), .obj = obj, .holder = a->holder,
-		.aux = kind == KOBJ_EV_GET || kind == KOBJ_EV_PUT ? (uint32_t)a->ref : a->aux,
+		.aux = carries_ref(kind) ? (uint32_t)a->ref : a->aux,
 		.before = before, .after = after, .site = site,
 	};
 	return ++w->nevents;
@@ -98,7 +105,7 @@ bool kobj_log_read(const struct kobj_world *w, size_t i, struct kobj_event *out)
 	if (i >= w->nevents)
 		return false;
 	const struct kobj_ev *ev = &w->log[i / LOG_CHUNK][i % LOG_CHUNK];
-	bool ref = ev->kind == KOBJ_EV_GET || ev->kind == KOBJ_EV_PUT;
+	bool ref = carries_ref((enum kobj_event_kind)ev->kind);
 	*out = (struct kobj_event){
 		.seq = i + 1, .kind = (enum kobj_event_kind)ev->kind,
 		.op = kobj_op_name(ev->op), .step = kobj_op_name(ev->step), .obj = ev->obj,

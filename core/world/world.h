@@ -158,7 +158,7 @@ struct kobj_record {
 	unsigned freed_live : 1;   /* kfree() of its memory while it was live: kept, reported */
 	int refcount;              /* the count the kernel would read */
 	unsigned parent;           /* id of the parent whose reference it holds, or 0 */
-	unsigned kset;             /* id of the kset whose reference it holds, or 0 */
+	unsigned kset;             /* id of its kset (a reference held while kset_ref), or 0 */
 	unsigned nearest_kset;     /* its kset, else its parent's nearest: where events go */
 	unsigned init_at, added_at, release_at; /* sites (kobj_site_origin) */
 	unsigned release_order;    /* 1, 2, ... in order of release; 0 while not released */
@@ -240,6 +240,7 @@ enum kobj_event_kind {
 	KOBJ_EV_MODULE_UNLOAD,
 	KOBJ_EV_SYSFS,    /* a file, group or link made or removed (aux: what) */
 	KOBJ_EV_SCHED,    /* a scheduling point of a simulated thread */
+	KOBJ_EV_LOOKUP,   /* kset_find_obj() found a member (a reference or not, by era) */
 	KOBJ_EV_KIND_COUNT
 };
 
@@ -261,7 +262,7 @@ struct kobj_event {
 	const char *step;          /* the kernel function inside it that did this, or NULL:
 				    * "kobject_del" inside "kobject_unregister" */
 	unsigned obj;              /* record id (0 if the call named no known object) */
-	/* GET and PUT: the reference taken or dropped */
+	/* GET, PUT and INIT: the reference taken or dropped */
 	enum kobj_ref_kind ref_kind;
 	unsigned holder;           /* the holding object, or 0 for a caller */
 	unsigned long ref;         /* its serial */

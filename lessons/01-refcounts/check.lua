@@ -2,6 +2,9 @@
 -- One scenario in one world (the exercise's ktype lives in it, so no reset()); each
 -- block uses its own device.
 
+-- open_device() of a released device: kobject_get() says no, as the kernel does.
+accept_diagnostics("get-released")
+
 check("make_device() leaves one reference, the creator's", function()
   local dev = make_device("eth0")
   expect.that(dev, "make_device('eth0') returned nil")
@@ -61,7 +64,20 @@ check("a device opened by someone outlives destroy_device() until the close", fu
               "'eth3' was released but its release method did not free the device")
 end)
 
+check("an open of a device already released takes nothing and drops nothing", function()
+  local dev = make_device("eth4")
+  destroy_device(dev)
+  local opened, err
+  local diags = diagnostics_during(function() opened, err = open_device(dev) end)
+  expect.that(opened == nil and err == -ENOENT, "open_device() of a released device " ..
+              "should return nil, -ENOENT; it returned %s, %s", tostring(opened), tostring(err))
+  for _, d in ipairs(diags) do
+    expect.that(d.tag == "get-released", "open_device() of a released device: %s " ..
+                "(%s:%d)\nkobject_get() failed, so the open took no reference: there " ..
+                "is nothing to put on that path.", d.message, d.file or "?", d.line or 0)
+  end
+end)
+
 check("every device is released in the end", function()
-  expect.no_diagnostics()
   expect.no_leaks()
 end)

@@ -3,6 +3,9 @@
 -- fail_alloc(n) makes the nth simulated kernel allocation from now fail:
 -- kobject_set_name() allocates once for the name, kobject_add() once for the directory.
 
+-- The checks make an add fail on purpose.
+accept_diagnostics("add-failed")
+
 -- The objects that the events initialised and that are still not released.
 local function left_behind(events)
   local made, names = {}, {}

@@ -1,6 +1,9 @@
 -- Checks for lesson 11: a cdev reference is a module reference plus a kobject reference,
 -- taken together and given back together, including when the kobject is already gone.
 
+-- The checks call cdev_get() on a released object on purpose.
+accept_diagnostics("get-released")
+
 -- The module and kobject references @fn took (positive) or dropped (negative).
 local function counts_during(p, m, fn)
   local module_before = module_refcount(m)

@@ -1,6 +1,9 @@
 -- Checks for lesson 13: a lookup may find an object whose count already reached zero;
 -- kobject_get() then returns nil, and the caller must fail cleanly instead of using it.
 
+-- The checks get a released object on purpose.
+accept_diagnostics("get-released")
+
 local ENXIO = 6
 
 -- The first get-released diagnostic among @diags, as the kernel words it.

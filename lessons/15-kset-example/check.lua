@@ -4,6 +4,9 @@
 -- returns nil and leaves nothing alive; destroy_foo_obj() drops one reference and the
 -- object goes with a "remove" uevent; example_exit() leaves nothing behind.
 
+-- The checks create a duplicate and make allocations fail on purpose.
+accept_diagnostics("duplicate-name", "add-failed", "set-name-failed")
+
 local DIR = "/sys/kernel/kset_example"
 
 -- The records (from objects()) of the objects initialised while fn(...) ran, then

@@ -37,8 +37,32 @@ function check(description, fn)
   end
 end
 
+-- accept_diagnostics(tag, ...): diagnostics of these kinds are part of what the lesson's
+-- checks provoke on purpose (a duplicate name, an allocation made to fail, a get on a
+-- released object). Any other diagnostic recorded during a check run fails the run.
+local accepted = {}
+function accept_diagnostics(...)
+  for _, tag in ipairs{ ... } do accepted[tag] = true end
+end
+
+-- The last check of every run: the kernel said nothing that the lesson did not expect.
+local function nothing_unexpected()
+  local lines = {}
+  for _, d in ipairs(diagnostics()) do
+    if not accepted[d.tag] then
+      lines[#lines + 1] = string.format("[%s] %s at %s:%d", d.tag, d.message:match("[^\n]*"),
+                                        d.file or "?", d.line or 0)
+    end
+  end
+  if #lines > 0 then
+    fail("the kernel reported %d diagnostic(s) the lesson does not expect:\n%s",
+         #lines, table.concat(lines, "\n"))
+  end
+end
+
 -- The verdict: prints one line per check; returns passed, failed.
 function lesson_results()
+  check("the kernel reported nothing unexpected", nothing_unexpected)
   local passed, failed = 0, 0
   for _, r in ipairs(results) do
     if r.ok then

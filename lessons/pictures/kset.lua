@@ -1,6 +1,6 @@
 -- The scene of the README's pictures: a subsystem, a kset with three members, one of
 -- them deleted but still referenced, one leaked, and a double put.
---   kobj run lessons/pictures/kset.lua lessons/pictures/kset.svg
+--   kobj run --write-dir lessons/pictures lessons/pictures/kset.lua kset.svg
 --   kobj run --record lessons/pictures/kset.html lessons/pictures/kset.lua
 local device = new_ktype{ name = "device", release = function(kobj) end }
 local bus = decl_subsys("bus", device)
@@ -25,5 +25,5 @@ local sky2 = device_register("sky2")
 kobject_unregister(sky2)
 kobject_put(sky2)                  -- one put too many
 
--- kobj run lessons/pictures/kset.lua lessons/pictures/kset.svg draws this moment.
+-- kobj run --write-dir lessons/pictures lessons/pictures/kset.lua kset.svg draws this moment.
 if arg and arg[1] then assert(dot(arg[1])) end

@@ -37,7 +37,12 @@ expect = {}
 ---@param fn fun()
 function check(description, fn) end
 
----Prints one line per check.
+---Diagnostics of these kinds are what the checks provoke on purpose; any other one
+---recorded during a check run fails it.
+---@param ... string diagnostic tags, such as "duplicate-name"
+function accept_diagnostics(...) end
+
+---Prints one line per check, after a last one: nothing unexpected was reported.
 ---@return integer passed
 ---@return integer failed
 function lesson_results() end

@@ -1,0 +1,2 @@
+-- expected: FAIL.
+check = function() end

@@ -1,0 +1,2 @@
+-- expected: ERR.
+while true do end

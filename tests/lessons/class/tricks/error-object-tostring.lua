@@ -1,0 +1,2 @@
+-- expected: ERR.
+error(setmetatable({}, { __tostring = function() while true do end end }))

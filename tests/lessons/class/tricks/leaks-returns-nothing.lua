@@ -1,0 +1,3 @@
+-- expected: FAIL.
+leaks = function() return {} end
+kobject.leaks = leaks

@@ -1,0 +1,2 @@
+-- expected: ERR.
+os.exit(0)

@@ -1,0 +1,2 @@
+-- expected: FAIL.
+lesson_results = function() return 7, 0 end
