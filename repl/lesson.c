@@ -331,12 +331,12 @@ static void parse(int argc, char **argv, struct lesson_args *a)
 	a->cmd = i < argc ? argv[i++] : "help";
 	for (; i < argc; i++) {
 		bool record = strncmp(argv[i], "--record", 8) == 0;
-		if (record || strncmp(argv[i], "--dot", 5) == 0) {
-			const char *name = record ? "--record" : "--dot";
-			const char *eq = argv[i] + strlen(name);
-			const char *v = *eq == '=' ? eq + 1 : !*eq && i + 1 < argc ? argv[++i] : NULL;
-			if (!v || !*v || (*eq && *eq != '='))
-				a->missing = argv[i];
+		const char *name = record ? "--record" : "--dot";
+		const char *eq = argv[i] + strlen(name);
+		if ((record || strncmp(argv[i], "--dot", 5) == 0) && (!*eq || *eq == '=')) {
+			const char *v = *eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v || !*v)
+				a->missing = name;
 			*(record ? &a->record : &a->picture) = v;
 		} else if (strcmp(argv[i], "--force") == 0)
 			a->force = true;
@@ -399,11 +399,6 @@ static int dispatch(lua_State *L, const struct course *c, struct student *s,
 						  "reset", NULL };
 	const struct lesson *l = NULL;
 
-	if ((a->record || a->picture) && !is(a->cmd, "run") && !is(a->cmd, "check")) {
-		kobj_message(KOBJ_PROGNAME, "--record and --dot go with 'kobj lesson run N' and "
-			     "'kobj lesson check N'");
-		return KOBJ_EXIT_USAGE;
-	}
 	if (is(a->cmd, "list"))
 		return cmd_list(c, s);
 	if (is(a->cmd, "next"))
@@ -442,8 +437,13 @@ int lesson_main(lua_State *L, int argc, char **argv, const struct kobj_opts *o)
 		goto out;
 	if (a.missing) {
 		char msg[300];
-		snprintf(msg, sizeof(msg), "option '%.100s' needs a file name", a.missing);
+		snprintf(msg, sizeof(msg), "option '%s' needs a file name", a.missing);
 		kobj_message(KOBJ_PROGNAME, msg);
+		goto out;
+	}
+	if ((a.record || a.picture) && !is(a.cmd, "run") && !is(a.cmd, "check")) {
+		kobj_message(KOBJ_PROGNAME, "--record and --dot go with 'kobj lesson run N' and "
+			     "'kobj lesson check N'");
 		goto out;
 	}
 	if (is(a.cmd, "help") || is(a.cmd, "--help")) {

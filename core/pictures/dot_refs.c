@@ -10,16 +10,6 @@
 
 #include "core/pictures/dot_write.h"
 
-static struct kobj_ref *refs_of(const struct kobj_world *w, unsigned id, size_t *n)
-{
-	size_t count = kobj_refs_count(w, id);
-	struct kobj_ref *refs = calloc(count + 1, sizeof(*refs));
-	if (!refs)
-		abort();
-	*n = kobj_refs_of(w, id, refs, count);
-	return refs;
-}
-
 /* ============================================================================== rows */
 
 /* The references one place took: kinds in the order met, with counts. */
@@ -49,7 +39,7 @@ void dot_ref_rows(struct dot_writer *d, unsigned id)
 {
 	enum { MAX_ROWS = 6 };
 	size_t n, nrows = 0, more = 0;
-	struct kobj_ref *refs = refs_of(d->s->w, id, &n);
+	struct kobj_ref *refs = kobj_scene_refs(d->s, id, &n);
 	struct row *rows = calloc(n + 1, sizeof(*rows));
 	if (!rows)
 		abort();
@@ -111,7 +101,7 @@ static int by_holder(const void *a, const void *b)
 static struct edge *edges_to(const struct kobj_scene *s, unsigned to, size_t *count)
 {
 	size_t n, nedges = 0;
-	struct kobj_ref *refs = refs_of(s->w, to, &n);
+	struct kobj_ref *refs = kobj_scene_refs(s, to, &n);
 	struct edge *edges = calloc(n + 1, sizeof(*edges));
 	if (!edges)
 		abort();
@@ -332,7 +322,7 @@ void dot_leak_notes(struct dot_writer *d)
 		if (s->shown[id] != KOBJ_SHOWN_YES || s->root[id] != id)
 			continue;
 		size_t n;
-		struct kobj_ref *refs = refs_of(s->w, id, &n);
+		struct kobj_ref *refs = kobj_scene_refs(s, id, &n);
 		for (size_t i = 0; i < n; i++)
 			if (kobj_scene_ref_is_note(s, id, refs[i].kind))
 				add_obj(note_for(&notes, &nnotes, &refs[i]), id);

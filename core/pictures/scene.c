@@ -97,15 +97,22 @@ bool kobj_scene_ref_is_note(const struct kobj_scene *s, unsigned id, enum kobj_r
 	return !(s->state[id] == KOBJ_STATE_REGISTERED && kind == KOBJ_REF_CREATOR);
 }
 
+struct kobj_ref *kobj_scene_refs(const struct kobj_scene *s, unsigned id, size_t *n)
+{
+	size_t count = kobj_refs_count(s->w, id);
+	struct kobj_ref *refs = xcalloc(count + 1, sizeof(*refs));
+	*n = kobj_refs_of(s->w, id, refs, count);
+	return refs;
+}
+
 /* Whether a leak note points at @id: it must stay in view. */
 static bool has_note(const struct kobj_scene *s, unsigned id)
 {
 	if (!s->at_exit || s->root[id] != id)
 		return false;
-	size_t n = kobj_refs_count(s->w, id);
-	struct kobj_ref *refs = xcalloc(n + 1, sizeof(*refs));
+	size_t n;
+	struct kobj_ref *refs = kobj_scene_refs(s, id, &n);
 	bool found = false;
-	n = kobj_refs_of(s->w, id, refs, n);
 	for (size_t i = 0; i < n && !found; i++)
 		found = kobj_scene_ref_is_note(s, id, refs[i].kind);
 	free(refs);

@@ -57,6 +57,8 @@ int kobj_dot_scene(const struct kobj_scene *s, bool layout, bool legend, FILE *o
 /* Whether a reference of @kind on @id is drawn at exit as a leak note (the line that took
  * it and never put it) rather than as a row of the box. */
 bool kobj_scene_ref_is_note(const struct kobj_scene *s, unsigned id, enum kobj_ref_kind kind);
+/* kobj_scene_refs() - the outstanding references on @id, oldest first, malloc'd; *@n. */
+struct kobj_ref *kobj_scene_refs(const struct kobj_scene *s, unsigned id, size_t *n);
 /* Whether @id is drawn inside the frame of its kset. */
 bool kobj_scene_is_member(const struct kobj_scene *s, unsigned id);
 

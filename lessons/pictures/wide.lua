@@ -1,7 +1,7 @@
 -- A kset as wide as a real subsystem's: 200 serial ports, one of them put twice. The
 -- picture folds the members between the first and the last three into one box that
 -- counts them, and keeps the one a diagnostic names.
---   kobj run lessons/pictures/wide.lua lessons/pictures/wide.svg
+--   kobj run --write-dir lessons/pictures lessons/pictures/wide.lua wide.svg
 local port = new_ktype{ name = "uart_port", release = function(kobj) end }
 local tty = decl_subsys("tty", port)
 subsystem_register(tty)

@@ -329,6 +329,9 @@ static void leak_picture_agrees_with_the_report(void **state)
 	assert_non_null(strstr(text, "<b>leak.lua:7</b><br/>kobject_get<br/><i>get, never put"));
 	assert_non_null(strstr(text, "dynamic_kobj_ktype"));
 	free(text);
+	kobj_note_origin("leak.lua", 9);
+	(kobject_put)(&held->kobj);
+	subsystem_unregister(&pci_subsys);
 }
 
 static void kept_alive_objects_point_at_their_root(void **state)

@@ -77,7 +77,7 @@ grep -q "^zoom=125%$" <<<"$got" || fail "zoom: $got"
 grep -q "^errors=none$" <<<"$got" || fail "the page raised: $got"
 
 # 200 members of one kset: the picture and the timeline fit a 1400 px window.
-"$kobj" run --record "$TEST_TMPDIR/wide.html" "$wide" "$TEST_TMPDIR/wide.svg" >/dev/null 2>&1 ||
+"$kobj" run --record "$TEST_TMPDIR/wide.html" --write-dir "$TEST_TMPDIR" "$wide" wide.svg >/dev/null 2>&1 ||
 	fail "the wide run failed"
 width=$(grep -o '<svg width="[0-9.]*pt"' "$TEST_TMPDIR/wide.svg" | grep -o '[0-9.]*')
 [ -n "$width" ] && python3 -c "import sys; sys.exit(not float('$width') * 4 / 3 <= 1400)" ||

@@ -400,57 +400,11 @@ print(dot('lua.png'))
 	grep -q ">pic</text>" "$T/repl.svg" || fail ":dot file"
 }
 
-# :dot --fold and --at-exit, :tree -L and --filelimit, and their mistakes.
-t_picture_options_at_the_prompt() {
-	kobj_in 'set = kset_create_and_add("wide", nil, nil); t = new_ktype{release = function() end}
-for i = 1, 9 do local k = new_kobject(); k.kset = set; kobject_init_and_add(k, t, nil, "m%d", i) end
-:dot --fold 4
-:dot --fold 0
-:dot --fold x
-:dot --at-exit /sys/wide
-:tree -L 1
-:tree --filelimit 3 /sys/wide
-:tree -L
-:tree --nosuch
-' -i
-	status_is 0
-	out_has "… 5 more"
-	grep -q "m5</b>" "$T/out" || fail ":dot --fold 0 drew no m5"
-	err_has ":dot: --fold wants a whole number, got 'x'"
-	out_has "still in sysfs at exit"
-	out_has "└── wide  [kset, refcount 19]"
-	[ "$(grep -c '── m1  \[refcount 1\]' "$T/out")" = 1 ] || fail ":tree -L 1 went deeper"
-	out_has "├── ... 6 more entries"
-	err_has ":tree: -L wants a whole number, got 'nothing'"
-	err_has ":tree: wants [-L depth] [--filelimit N] [path], got '--nosuch'"
-}
-
-# kobj lesson run/check --record and --dot, before and after the lesson command.
-t_lesson_record_and_dot() {
-	export KOBJ_LESSONS
-	KOBJ_LESSONS=$(cd "$SCRIPTS/../../../lessons" && pwd)
-	kobj lesson --dir "$T/student" run 9 --record "$T/l9.html" --dot "$T/l9.svg"
-	status_is 0
-	grep -q "09-find-the-leak/demo.lua" "$T/l9.html" || fail "the demo's source is not in the page"
-	grep -q "<svg" "$T/l9.svg" || fail "no picture of lesson 9"
-	kobj --record "$T/l1.html" lesson --dir "$T/student" check 1
-	status_is 1
-	grep -q '"01-refcounts.lua","-- Lesson 1' "$T/l1.html" || fail "the student's copy is not in the page"
-	kobj lesson --dir "$T/student" list --dot "$T/x.svg"
-	status_is 2
-	err_has "--record and --dot go with 'kobj lesson run N' and 'kobj lesson check N'"
-	kobj lesson --dir "$T/student" run 1 --record
-	status_is 2
-	err_has "option '--record' needs a file name"
-	unset KOBJ_LESSONS
-}
-
 for c in t_help t_version t_usage_errors t_missing_script t_clean_run t_leak_is_reported \
 	t_diagnostic_is_reported t_no_report t_lua_error t_syntax_error t_script_arguments \
 	t_snippets t_stdin_script t_binary_chunks_refused t_escapes_refused t_safe_parts_remain \
 	t_instruction_budget t_memory_cap t_plain_when_not_a_terminal t_repl_from_a_pipe \
-	t_repl_commands t_leak_and_double_put_at_the_prompt t_record_and_dot t_dot_from_lua_and_the_repl \
-	t_picture_options_at_the_prompt t_lesson_record_and_dot; do
+	t_repl_commands t_leak_and_double_put_at_the_prompt t_record_and_dot t_dot_from_lua_and_the_repl; do
 	run_case "$c"
 done
 
