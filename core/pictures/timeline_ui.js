@@ -1,6 +1,5 @@
 /* The timeline's panes, navigation and controls; #selftest is for the browser test. */
 
-const codeOf = new Map();
 let shownFile = -1;
 function showSource(site, stack) {
   const code = document.getElementById("code");
@@ -271,7 +270,6 @@ function selftest() {
   box.textContent = "selftest\n" + out.join("\n") + "\nselftest end";
 }
 
-T.names = T.names || [];
 buildMarks();
 buildLegend();
 const hash = location.hash;  /* show() rewrites it */
