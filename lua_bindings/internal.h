@@ -185,6 +185,7 @@ struct kl_ctx {
 	int busy;               /* core calls in progress (reset waits for none) */
 	bool open;              /* false once __gc ran */
 	bool no_files;          /* dot(file) refused: set for graded, untrusted code */
+	bool stacks;            /* note each call's whole Lua call stack (while recording) */
 	bool tearing_down;      /* the world is being freed: no Lua callback runs */
 	struct kl_creating *creating; /* kset_create_and_add calls in progress, innermost */
 	/* The env a uevent() callback in progress may fill; an env value whose token is

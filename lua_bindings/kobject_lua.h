@@ -84,6 +84,13 @@ void kobj_lua_on_diag(lua_State *L, void (*fn)(const struct kobj_diag *d, void *
 void kobj_lua_allow_files(lua_State *L, int allow);
 
 /*
+ * kobj_lua_record_stacks() - note with every call the Lua call stack that made it (each
+ * caller's line, as sites with callers), for a recording's call stacks; off by default,
+ * so that ordinary calls note only their own line.
+ */
+void kobj_lua_record_stacks(lua_State *L, int on);
+
+/*
  * kobj_lua_take_work() - the units of work done in C on behalf of scripts (walks over
  * every record, reports, failed callbacks' tracebacks) since the last call, for a host
  * that budgets scripts; it charges them, then may raise from its registry field

@@ -76,12 +76,57 @@ void kl_note(lua_State *L, struct kl_ctx *ctx)
 	}
 }
 
+/*
+ * The site of the call in progress with its callers: the Lua frames above the first one
+ * (which kl_note found), interned outermost first. The innermost site is the one an
+ * ordinary call notes, only with a caller, so the ledger's choices do not change.
+ */
+static unsigned stack_site(lua_State *L, struct kl_ctx *ctx)
+{
+	enum { MAX_FRAMES = 32 };
+	struct frame {
+		const char *file, *func;
+		int line;
+	} frames[MAX_FRAMES];
+	lua_Debug ar;
+	int n = 0;
+	bool first = true;
+
+	for (int level = 1; n < MAX_FRAMES && lua_getstack(L, level, &ar); level++) {
+		if (!lua_getinfo(L, "Sln", &ar) || strcmp(ar.what, "C") == 0)
+			continue;
+		if (first) { /* the caller itself, as kl_note found it */
+			frames[n++] = (struct frame){ ctx->file, ctx->func, ctx->line };
+			first = false;
+			continue;
+		}
+		const char *file = kl_intern(L, ctx, chunk_name(&ar));
+		frames[n++] = (struct frame){ file, func_name(L, ctx, &ar, file),
+						   ar.currentline > 0 ? ar.currentline : 0 };
+	}
+	unsigned site = 0;
+	while (n-- > 0)
+		site = kobj_site_in(ctx->world, frames[n].file, frames[n].line, frames[n].func, site);
+	return site;
+}
+
 void kl_enter(lua_State *L, struct kl_ctx *ctx)
 {
-	kl_note(L, ctx); /* the last step that may raise */
+	kl_note(L, ctx);
+	unsigned site = ctx->stacks && ctx->file ? stack_site(L, ctx) : 0; /* may raise */
 	kobj_world_use(ctx->world);
-	kobj_note_origin_in(ctx->file, ctx->line, ctx->func);
+	if (site)
+		kobj_note_site_id(site);
+	else
+		kobj_note_origin_in(ctx->file, ctx->line, ctx->func);
 	ctx->busy++;
+}
+
+void kobj_lua_record_stacks(lua_State *L, int on)
+{
+	struct kl_ctx *ctx = kl_findctx(L);
+	if (ctx)
+		ctx->stacks = on != 0;
 }
 
 void kl_leave(struct kl_ctx *ctx)

@@ -141,15 +141,78 @@ static int l_echo(lua_State *L)
 	return 1;
 }
 
-/* tree([path]): the subtree with refcounts, as `tree` prints it. */
+/* A whole number >= 0 from field @key of the options table at @idx, or @dflt. */
+static unsigned opt_count(lua_State *L, int idx, const char *key, unsigned dflt,
+			  const char *what)
+{
+	unsigned n = dflt;
+	if (lua_getfield(L, idx, key) != LUA_TNIL) {
+		int ok;
+		lua_Integer v = lua_tointegerx(L, -1, &ok);
+		if (!ok || v < 0 || v > 1000000)
+			luaL_error(L, "%s: option '%s' wants a whole number (0 or more), got %s", what,
+				   key, luaL_tolstring(L, -1, NULL));
+		n = (unsigned)v;
+	}
+	lua_pop(L, 1);
+	return n;
+}
+
+/* A string from field @key of the options table at @idx (kept alive by the table). */
+static const char *opt_string(lua_State *L, int idx, const char *key, const char *dflt,
+			      const char *what)
+{
+	const char *s = dflt;
+	int t = lua_getfield(L, idx, key);
+	if (t == LUA_TSTRING)
+		s = lua_tostring(L, -1);
+	else if (t != LUA_TNIL)
+		luaL_error(L, "%s: option '%s' wants a string, got %s", what, key,
+			   luaL_typename(L, -1));
+	lua_pop(L, 1);
+	return s;
+}
+
+static bool opt_bool(lua_State *L, int idx, const char *key, bool dflt)
+{
+	bool b = lua_getfield(L, idx, key) == LUA_TNIL ? dflt : lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return b;
+}
+
+/* The last argument when it is an options table (0 if none); others are refused. */
+static int options_arg(lua_State *L, int first_option, const char *what)
+{
+	int top = lua_gettop(L);
+	if (top >= first_option && lua_istable(L, top))
+		return top;
+	if (top >= first_option && !lua_isnil(L, top))
+		luaL_error(L, "%s: too many arguments (the last may be a table of options)", what);
+	return 0;
+}
+
+/***
+ * tree([path] [, {depth=, filelimit=, held=}]): the subtree with refcounts, as `tree`
+ * prints it; depth limits the levels (tree -L), filelimit folds a directory with more
+ * entries (tree --filelimit), held=false leaves out objects deleted but still held.
+ * @treturn string|nil  @treturn string error  @treturn int -ENOENT
+ */
 static int l_tree(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	const char *path = luaL_optstring(L, 1, "/sys");
+	int opts = lua_istable(L, 1) ? 1 : options_arg(L, 2, "tree");
+	const char *path = opts == 1 ? opt_string(L, 1, "path", "/sys", "tree")
+				     : luaL_optstring(L, 1, "/sys");
+	struct kobj_tree_options o = { .held = true };
+	if (opts) {
+		o.max_depth = opt_count(L, opts, "depth", 0, "tree");
+		o.file_limit = opt_count(L, opts, "filelimit", 0, "tree");
+		o.held = opt_bool(L, opts, "held", true);
+	}
 	kl_charge(L, kobj_record_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 
-	int err = sysfs_print_tree(ctx->world, path, open_text(L, b));
+	int err = kobj_print_tree(ctx->world, path, &o, open_text(L, b));
 	if (err)
 		return kl_fail(L, "tree", path, err);
 	push_text(L, b);
@@ -166,32 +229,57 @@ static bool is_picture(const char *s)
 	return false;
 }
 
+/* dot()'s options table at @idx: path, file, at_exit, fold (0: never), legend. */
+static void dot_options(lua_State *L, int idx, struct kobj_dot_options *o, const char **file)
+{
+	o->path = opt_string(L, idx, "path", o->path, "dot");
+	*file = opt_string(L, idx, "file", *file, "dot");
+	o->at_exit = opt_bool(L, idx, "at_exit", o->at_exit);
+	o->legend = opt_bool(L, idx, "legend", o->legend);
+	unsigned fold = opt_count(L, idx, "fold", KOBJ_DOT_FOLD_DEFAULT, "dot");
+	o->fold = fold ? fold : KOBJ_DOT_NO_FOLD;
+	if (*file && !is_picture(*file))
+		luaL_error(L, "dot: option 'file' wants a name ending in .svg, .png, .pdf or .dot, "
+			   "got '%s'", *file);
+}
+
 /***
- * dot([path] [, file | at_exit]): the world (or the subtree at @path) as graphviz DOT
- * text. With a file name ending in .svg, .png, .pdf or .dot (alone or after @path) the
- * picture is written there through graphviz instead, and dot returns true. With
- * @at_exit true, objects not released are drawn as leaked.
+ * dot([path] [, file | at_exit] [, options]) or dot(options): the world (or the subtree
+ * at @path) as graphviz DOT text. With a file name ending in .svg, .png, .pdf or .dot
+ * (alone or after @path) the picture is written there through graphviz instead, and dot
+ * returns true. With @at_exit true it is the leak picture: what the run left, as the
+ * leak report says. Options: path, file, at_exit, fold (members a kset shows before it
+ * folds; 0: never fold), legend (default true).
  * @treturn string|true  or nil, error
  */
 static int l_dot(lua_State *L)
 {
 	struct kl_ctx *ctx = kl_getctx(L);
-	const char *path = luaL_optstring(L, 1, NULL);
+	int opts = lua_istable(L, 1) ? 1 : 0;
+	const char *path = opts ? NULL : luaL_optstring(L, 1, NULL);
 	const char *file = NULL;
-	if (path && is_picture(path) && lua_isnoneornil(L, 2)) {
+	bool at_exit = false;
+	if (!opts && path && is_picture(path) && (lua_isnoneornil(L, 2) || lua_istable(L, 2))) {
 		file = path;
 		path = NULL;
-	} else if (lua_type(L, 2) == LUA_TSTRING) {
+		opts = options_arg(L, 2, "dot");
+	} else if (!opts && lua_type(L, 2) == LUA_TSTRING) {
 		file = lua_tostring(L, 2);
 		luaL_argcheck(L, is_picture(file), 2, "a file name ending in .svg, .png, .pdf or .dot");
+		opts = options_arg(L, 3, "dot");
+	} else if (!opts) {
+		at_exit = lua_type(L, 2) == LUA_TBOOLEAN && lua_toboolean(L, 2);
+		opts = options_arg(L, lua_type(L, 2) == LUA_TBOOLEAN ? 3 : 2, "dot");
 	}
-	struct kobj_dot_options opts = { path, !file && lua_toboolean(L, 2), true };
+	struct kobj_dot_options o = { .path = path, .at_exit = at_exit, .legend = true };
+	if (opts)
+		dot_options(L, opts, &o, &file);
 	kl_charge(L, kobj_record_count(ctx->world));
 	struct kl_box *b = kl_new_box(L);
 
-	int err = kobj_dot(ctx->world, &opts, open_text(L, b));
+	int err = kobj_dot(ctx->world, &o, open_text(L, b));
 	if (err)
-		return kl_fail(L, "dot", opts.path, err);
+		return kl_fail(L, "dot", o.path, err);
 	push_text(L, b);
 	if (!file)
 		return 1;

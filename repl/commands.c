@@ -78,12 +78,60 @@ static const struct kobj_tree_style ansi = {
 	.faded = "\033[2m", .end = "\033[0m",
 };
 
+/* The words of a command's argument, split at spaces: at most @max, each 1023 bytes. */
+static int split_words(const char *arg, char words[][1024], int max)
+{
+	int n = 0;
+	while (*arg && n < max) {
+		while (isspace((unsigned char)*arg))
+			arg++;
+		if (!*arg)
+			break;
+		size_t len = strcspn(arg, " \t");
+		snprintf(words[n++], 1024, "%.*s", (int)(len < 1023 ? len : 1023), arg);
+		arg += len;
+	}
+	return n;
+}
+
+/* A whole number for option @opt of :@cmd; Return: false after a message. */
+static bool number_option(const char *cmd, const char *opt, const char *word, unsigned *out)
+{
+	char *end, msg[128];
+	errno = 0;
+	unsigned long v = strtoul(word ? word : "", &end, 10);
+	if (!word || !isdigit((unsigned char)*word) || *end || errno || v > 1000000) {
+		snprintf(msg, sizeof(msg), "%s wants a whole number, got", opt);
+		command_error(cmd, msg, word ? word : "nothing");
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+/* :tree [-L depth] [--filelimit N] [path] */
 static enum command_result cmd_tree(lua_State *L, const char *arg)
 {
-	const char *path = *arg ? arg : "/sys";
+	char words[6][1024];
+	int n = split_words(arg, words, 6);
+	const char *path = NULL;
 	struct kobj_tree_options o = { .style = kobj_color_stdout ? &ansi : NULL, .held = true };
 
-	if (kobj_print_tree(kobj_lua_world(L), path, &o, stdout) < 0)
+	for (int i = 0; i < n; i++) {
+		if (strcmp(words[i], "-L") == 0 || strcmp(words[i], "--filelimit") == 0) {
+			bool depth = words[i][1] == 'L';
+			if (!number_option("tree", words[i], i + 1 < n ? words[i + 1] : NULL,
+					   depth ? &o.max_depth : &o.file_limit))
+				return COMMAND_DONE;
+			i++;
+		} else if (words[i][0] == '-' || path) {
+			return command_error("tree", "wants [-L depth] [--filelimit N] [path], got",
+					     arg);
+		} else {
+			path = words[i];
+		}
+	}
+	if (kobj_print_tree(kobj_lua_world(L), path ? path : "/sys", &o, stdout) < 0)
 		return command_error("tree", "no such directory in sysfs:", path);
 	return COMMAND_DONE;
 }
@@ -116,39 +164,45 @@ static bool is_picture(const char *s)
 		       strcmp(dot, ".pdf") == 0 || strcmp(dot, ".dot") == 0);
 }
 
-/* :dot [path] [file]: DOT text on the screen, or a picture in @file. */
+/* :dot [--fold N] [--at-exit] [path] [file]: DOT text on the screen, or a picture. */
 static enum command_result cmd_dot(lua_State *L, const char *arg)
 {
-	char first[1024] = "", second[1024] = "", err[512];
-	char *text = NULL;
-	size_t len = 0;
-	int n = sscanf(arg, "%1023s %1023s", first, second);
-	const char *path = NULL, *file = NULL;
+	static const char usage[] = "wants [--fold N] [--at-exit] [path] "
+				    "[file.svg|.png|.pdf|.dot], got";
+	char words[6][1024], err[512];
+	int n = split_words(arg, words, 6);
+	struct kobj_dot_options o = { .legend = true };
+	const char *file = NULL;
 
-	if (n >= 1 && is_picture(first))
-		file = first;
-	else if (n >= 1)
-		path = first;
-	if (n == 2) {
-		if (file || !is_picture(second))
-			return command_error("dot", "wants [path] [file.svg|.png|.pdf|.dot], got", arg);
-		file = second;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(words[i], "--fold") == 0) {
+			if (!number_option("dot", "--fold", i + 1 < n ? words[i + 1] : NULL, &o.fold))
+				return COMMAND_DONE;
+			o.fold = o.fold ? o.fold : KOBJ_DOT_NO_FOLD;
+			i++;
+		} else if (strcmp(words[i], "--at-exit") == 0) {
+			o.at_exit = true;
+		} else if (words[i][0] == '-' || file) {
+			return command_error("dot", usage, arg);
+		} else if (is_picture(words[i])) {
+			file = words[i];
+		} else if (o.path) {
+			return command_error("dot", usage, arg);
+		} else {
+			o.path = words[i];
+		}
 	}
-	struct kobj_dot_options o = { .path = path, .legend = true };
-	FILE *out = open_memstream(&text, &len);
-	int rc = kobj_dot(kobj_lua_world(L), &o, out);
-	fclose(out);
-	if (rc < 0) {
-		free(text);
-		return command_error("dot", "no such directory in sysfs:", path);
+	if (o.path && !sysfs_lookup(kobj_lua_world(L), o.path))
+		return command_error("dot", "no such directory in sysfs:", o.path);
+	if (file) {
+		if (kobj_render_world(kobj_lua_world(L), &o, file, err, sizeof(err)) != 0)
+			command_error("dot", err, NULL);
+		else
+			printf("wrote %s\n", file);
+		return COMMAND_DONE;
 	}
-	if (!file)
-		fputs(text, stdout);
-	else if (kobj_render(text, file, err, sizeof(err)) != 0)
-		command_error("dot", err, NULL);
-	else
-		printf("wrote %s\n", file);
-	free(text);
+	if (kobj_dot(kobj_lua_world(L), &o, stdout) < 0)
+		return command_error("dot", "no such directory in sysfs:", o.path);
 	return COMMAND_DONE;
 }
 
@@ -257,9 +311,11 @@ static enum command_result cmd_quit(lua_State *L, const char *arg)
 
 static const struct command commands[] = {
 	{ "help", "", "this list", cmd_help },
-	{ "tree", "[path]", "the sysfs tree with refcounts (default /sys)", cmd_tree },
+	{ "tree", "[-L N] [--filelimit N] [path]", "the sysfs tree with refcounts (default /sys)",
+	  cmd_tree },
 	{ "log", "[n]", "the event log, or its last n events", cmd_log },
-	{ "dot", "[path] [file]", "a graphviz picture: DOT text, or file.svg/.png/.pdf", cmd_dot },
+	{ "dot", "[--fold N] [--at-exit] [path] [file]",
+	  "a graphviz picture: DOT text, or file.svg/.png/.pdf", cmd_dot },
 	{ "leaks", "", "objects not released, and the references that hold them", cmd_leaks },
 	{ "diag", "", "every diagnostic so far, with its explanation", cmd_diag },
 	{ "reset", "", "a fresh world and environment (old handles go stale)", cmd_reset },

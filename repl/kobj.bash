@@ -25,6 +25,16 @@ _kobj_lesson()
         return
     fi
     local command=${COMP_WORDS[at]} arg=$((COMP_CWORD - at))
+    if [[ $command == run || $command == check ]]; then
+        case ${COMP_WORDS[COMP_CWORD - 1]} in
+        --record) COMPREPLY=($(compgen -f -X '!*.html' -- "$cur") $(compgen -d -- "$cur")); return ;;
+        --dot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W "--record --dot" -- "$cur"))
+            return
+        fi
+    fi
     case $command in
     show|run|edit|hint|watch)
         ((arg == 1)) && COMPREPLY=($(compgen -W "$(_kobj_lesson_numbers "$kobj")" -- "$cur"))

@@ -217,6 +217,22 @@ int run_batch(lua_State *L, const struct kobj_opts *o);
  * Return: the number of diagnostics plus leaked objects. */
 size_t run_report(lua_State *L, FILE *out);
 
+/* ------------------------------------------------------------------------- views.c */
+
+/* The timeline and the leak picture a run was asked for. */
+struct views {
+	const char *record;     /* --record FILE.html, or NULL */
+	const char *picture;    /* --dot FILE.svg (.png, .pdf, .dot), or NULL */
+	const char *title;      /* the page's title */
+	const char *script;     /* a script the page may show by its exact name, or NULL */
+	const char *dirs[3];    /* folders whose .lua files it may show, by relative name */
+};
+
+/* views_prepare() - before the run: note call stacks when a view was asked for. */
+void views_prepare(lua_State *L, const struct views *v);
+/* views_write() - after the run: write what was asked. Return: 0, or 1 after a message. */
+int views_write(lua_State *L, const struct views *v);
+
 /* ------------------------------------------------------------------- interactive.c */
 
 /* The REPL until Ctrl-D or :quit. Return: an exit status. */

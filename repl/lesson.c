@@ -301,6 +301,8 @@ static void lesson_usage(FILE *out)
 	      "                    grade a class: DIR holds one folder per student with\n"
 	      "                    their NN-name.lua files; writes a table, results.tap\n"
 	      "                    and results.xml (JUnit)\n"
+	      "run and check also take --record FILE.html (the run's timeline, to step\n"
+	      "through) and --dot FILE.svg (what the run left, as the leak picture).\n"
 	      "Your work is kept in --dir DIR, else $XDG_DATA_HOME/kobj/lessons\n"
 	      "(default ~/.local/share/kobj/lessons).\n", out);
 }
@@ -312,6 +314,9 @@ struct lesson_args {
 	const char *n;       /* the lesson number, or NULL */
 	const char *file;    /* check N FILE */
 	bool force;          /* reset --force */
+	const char *record;  /* run, check: --record FILE.html */
+	const char *picture; /* run, check: --dot FILE.svg */
+	const char *missing; /* an option given without its file */
 };
 
 static void parse(int argc, char **argv, struct lesson_args *a)
@@ -325,7 +330,15 @@ static void parse(int argc, char **argv, struct lesson_args *a)
 	}
 	a->cmd = i < argc ? argv[i++] : "help";
 	for (; i < argc; i++) {
-		if (strcmp(argv[i], "--force") == 0)
+		bool record = strncmp(argv[i], "--record", 8) == 0;
+		const char *name = record ? "--record" : "--dot";
+		const char *eq = argv[i] + strlen(name);
+		if ((record || strncmp(argv[i], "--dot", 5) == 0) && (!*eq || *eq == '=')) {
+			const char *v = *eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v || !*v)
+				a->missing = name;
+			*(record ? &a->record : &a->picture) = v;
+		} else if (strcmp(argv[i], "--force") == 0)
 			a->force = true;
 		else if (!a->n)
 			a->n = argv[i];
@@ -339,16 +352,39 @@ static bool is(const char *cmd, const char *name)
 	return strcmp(cmd, name) == 0;
 }
 
+/* run and check, with the timeline and the leak picture when asked for. */
+static int run_or_check(lua_State *L, const struct course *c, const struct lesson *l,
+			struct student *s, const struct lesson_args *a)
+{
+	char title[400];
+	bool run = is(a->cmd, "run");
+	snprintf(title, sizeof(title), "lesson %d, %s: %s", l->number, l->title,
+		 run ? "the demo" : a->file ? a->file : "your exercise and its checks");
+	struct views v = { .record = a->record, .picture = a->picture, .title = title,
+			   .script = a->file, .dirs = { c->root, s->dir } };
+	int status;
+
+	views_prepare(L, &v);
+	if (run)
+		status = lesson_demo(L, l, isatty(STDIN_FILENO)) == 0 ? KOBJ_EXIT_OK : KOBJ_EXIT_LUA;
+	else
+		status = a->file ? grade(L, c, l, s, a->file, a->file) : lesson_grade(L, c, l, s);
+	if (views_write(L, &v) && status == KOBJ_EXIT_OK)
+		status = KOBJ_EXIT_LUA;
+	if (v.record && access(v.record, R_OK) == 0)
+		printf("The run's timeline is in %s: open it in a browser to step through it.\n",
+		       v.record);
+	return status;
+}
+
 /* The commands about one lesson @l. */
 static int one_lesson(lua_State *L, const struct course *c, const struct lesson *l,
 		      struct student *s, const struct lesson_args *a)
 {
 	if (is(a->cmd, "show"))
 		return lesson_show(l, s);
-	if (is(a->cmd, "run"))
-		return lesson_demo(L, l, isatty(STDIN_FILENO)) == 0 ? KOBJ_EXIT_OK : KOBJ_EXIT_LUA;
-	if (is(a->cmd, "check"))
-		return a->file ? grade(L, c, l, s, a->file, a->file) : lesson_grade(L, c, l, s);
+	if (is(a->cmd, "run") || is(a->cmd, "check"))
+		return run_or_check(L, c, l, s, a);
 	if (is(a->cmd, "hint"))
 		return lesson_hint(c, l, s);
 	if (is(a->cmd, "edit"))
@@ -394,10 +430,22 @@ int lesson_main(lua_State *L, int argc, char **argv, const struct kobj_opts *o)
 	struct lesson_args a;
 	int status = KOBJ_EXIT_USAGE;
 
-	(void)o;
 	parse(argc, argv, &a);
+	a.record = a.record ? a.record : o->record;
+	a.picture = a.picture ? a.picture : o->picture;
 	if (!c || !s)
 		goto out;
+	if (a.missing) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "option '%s' needs a file name", a.missing);
+		kobj_message(KOBJ_PROGNAME, msg);
+		goto out;
+	}
+	if ((a.record || a.picture) && !is(a.cmd, "run") && !is(a.cmd, "check")) {
+		kobj_message(KOBJ_PROGNAME, "--record and --dot go with 'kobj lesson run N' and "
+			     "'kobj lesson check N'");
+		goto out;
+	}
 	if (is(a.cmd, "help") || is(a.cmd, "--help")) {
 		lesson_usage(stdout);
 		status = KOBJ_EXIT_OK;

@@ -14,7 +14,6 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include "core/pictures/pictures.h"
 #include "core/report/report.h"
 #include "core/world/world.h"
 #include "lua_bindings/kobject_lua.h"
@@ -81,56 +80,41 @@ size_t run_report(lua_State *L, FILE *out)
 	return ndiag + nleaks;
 }
 
-/* --record and --dot: what the run did, as a timeline page and as a picture. */
-static int write_views(lua_State *L, const struct kobj_opts *o)
+/* --record and --dot: the scripts beside a lesson's folder are the course's (lib/). */
+static void views_of(const struct kobj_opts *o, struct views *v, char *lessons, size_t size)
 {
-	struct kobj_world *w = kobj_lua_world(L);
-	char err[512];
-	int failed = 0;
-
-	if (o->record) {
-		FILE *out = fopen(o->record, "w");
-		if (!out || kobj_timeline_html(w, o->script ? o->script : "kobj", out, err,
-					       sizeof(err)) != 0) {
-			if (!out)
-				snprintf(err, sizeof(err), "%s: %s", o->record, strerror(errno));
-			kobj_message(KOBJ_PROGNAME, err);
-			failed = 1;
-		}
-		if (out && fclose(out) != 0 && !failed) {
-			kobj_message(KOBJ_PROGNAME, strerror(errno));
-			failed = 1;
-		}
+	*v = (struct views){ .record = o->record, .picture = o->picture,
+			     .title = o->script ? o->script : "kobj", .script = o->script };
+	if (!o->script)
+		return;
+	snprintf(lessons, size, "%s", o->script);
+	for (int up = 0; up < 2; up++) {
+		char *slash = strrchr(lessons, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(lessons, size, "%s", up ? ".." : ".");
 	}
-	if (o->picture) {
-		struct kobj_dot_options d = { .legend = true, .at_exit = true };
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		kobj_dot(w, &d, out);
-		fclose(out);
-		if (kobj_render(text, o->picture, err, sizeof(err)) != 0) {
-			kobj_message(KOBJ_PROGNAME, err);
-			failed = 1;
-		}
-		free(text);
-	}
-	return failed;
+	v->dirs[0] = lessons;
 }
 
 int run_batch(lua_State *L, const struct kobj_opts *o)
 {
 	struct kobj_world *w;
+	struct views views;
+	char lessons[4096];
 	int status = LUA_OK;
 	int i;
 
+	views_of(o, &views, lessons, sizeof(lessons));
+	views_prepare(L, &views);
 	for (i = 0; i < o->nsnippets && status == LUA_OK; i++)
 		status = run_snippet(L, o->snippets[i]);
 	if (status == LUA_OK && o->script)
 		status = run_script(L, o);
 	if (status == LUA_ERRFILE)
 		return KOBJ_EXIT_USAGE;
-	if (write_views(L, o) && status == LUA_OK)
+	if (views_write(L, &views) && status == LUA_OK)
 		status = LUA_ERRRUN;
 	if (o->interactive)
 		return status == LUA_OK ? KOBJ_EXIT_OK : KOBJ_EXIT_LUA;

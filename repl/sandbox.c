@@ -427,7 +427,7 @@ static int dot_file_arg(lua_State *L)
 {
 	if (lua_type(L, 2) == LUA_TSTRING)
 		return 2;
-	if (lua_type(L, 1) == LUA_TSTRING && lua_isnoneornil(L, 2)) {
+	if (lua_type(L, 1) == LUA_TSTRING && (lua_isnoneornil(L, 2) || lua_istable(L, 2))) {
 		const char *ext = strrchr(lua_tostring(L, 1), '.');
 		if (ext && (strcmp(ext, ".svg") == 0 || strcmp(ext, ".png") == 0 ||
 			    strcmp(ext, ".pdf") == 0 || strcmp(ext, ".dot") == 0))
@@ -454,6 +454,30 @@ static void push_write_path(lua_State *L, const char *name)
 			   lua_tostring(L, -1));
 }
 
+/* An options table (the last argument) naming a file: a copy of it with the file inside
+ * --write-dir replaces it. Return: whether there was one. */
+static bool options_file(lua_State *L, int n)
+{
+	if (n < 1 || !lua_istable(L, n) || lua_getfield(L, n, "file") != LUA_TSTRING) {
+		if (n >= 1 && lua_istable(L, n))
+			lua_pop(L, 1);
+		return false;
+	}
+	push_write_path(L, lua_tostring(L, -1));            /* [file path] */
+	lua_newtable(L);                                    /* [file path copy] */
+	lua_pushnil(L);
+	while (lua_next(L, n)) {
+		lua_pushvalue(L, -2);
+		lua_insert(L, -2);
+		lua_rawset(L, -4);
+	}
+	lua_insert(L, -2);                                  /* [file copy path] */
+	lua_setfield(L, -2, "file");
+	lua_replace(L, n);
+	lua_pop(L, 1);
+	return true;
+}
+
 /* dot(...): the binding's (upvalue 1), with a file only inside --write-dir. */
 static int sb_dot(lua_State *L)
 {
@@ -463,6 +487,8 @@ static int sb_dot(lua_State *L)
 	if (file) {
 		push_write_path(L, lua_tostring(L, file));
 		lua_replace(L, file);
+	} else if (options_file(L, n)) {
+		file = n;
 	}
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);

@@ -110,6 +110,13 @@ struct kset *(kset_create_and_add)(const char *name, const struct kset_uevent_op
 	return r->released ? NULL : kset; /* a uevent callback could have released it */
 }
 
+const char *kobj_ktype_kernel_name(const struct kobj_type *ktype)
+{
+	if (ktype == &dynamic_kobj_ktype)
+		return "dynamic_kobj_ktype";
+	return ktype == &kset_ktype ? "kset_ktype" : NULL;
+}
+
 /* ========================================================================= built-ins */
 
 /* Each made where Linux makes it at boot, so logs and reports say where it came from. */

@@ -35,6 +35,9 @@ void kobj_world_name_ktype(struct kobj_world *w, const struct kobj_type *ktype,
 			   const char *name);
 /* The name given with kobj_world_name_ktype(), or NULL. */
 const char *kobj_ktype_name(const struct kobj_world *w, const struct kobj_type *ktype);
+/* The kernel's name of a ktype the model itself provides ("dynamic_kobj_ktype",
+ * "kset_ktype"), or NULL. */
+const char *kobj_ktype_kernel_name(const struct kobj_type *ktype);
 
 /* kobj_world_in_callback() - a release, show, store or event callback is running. */
 bool kobj_world_in_callback(const struct kobj_world *w);

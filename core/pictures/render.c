@@ -135,25 +135,3 @@ int kobj_render(const char *dot_text, const char *file, char *err, size_t errlen
 	snprintf(flag, sizeof(flag), "-T%s", format);
 	return run(dot_text, flag, file, NULL, err, errlen);
 }
-
-int kobj_render_world(const struct kobj_world *w, const struct kobj_dot_options *options,
-		      const char *file, char *err, size_t errlen)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	if (!out) {
-		snprintf(err, errlen, "no memory for the picture");
-		return -1;
-	}
-	int rc = kobj_dot(w, options, out);
-	fclose(out);
-	if (rc) {
-		snprintf(err, errlen, "no object at %s", options && options->path ? options->path : "/sys");
-		free(text);
-		return -1;
-	}
-	rc = kobj_render(text, file, err, errlen);
-	free(text);
-	return rc;
-}

@@ -2,191 +2,299 @@
  * The timeline: a self-contained HTML page with one frame per logged event.
  *
  * Every object the log ever named is still a record at the end, so the final world,
- * drawn with all its ghosts, is the union of all frames: graphviz lays it out once and
- * every frame reuses those positions. Each frame is stored as the changes its event made
- * (count, state, diagnostic mark); the page replays them and draws the picture itself.
+ * drawn with all its ghosts, holds every object of every frame: graphviz lays it out
+ * once (wide ksets folded, as in pictures) and every frame reuses those places. Each
+ * frame is stored as the event's data; the page replays counts, states and references
+ * and draws the picture itself. The last frame is the leak picture, drawn by graphviz.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pictures/pictures.h"
+#include "core/pictures/timeline_data.h"
 #include "core/pictures/timeline_page.h"
 #include "core/report/report.h"
-
-/* A JavaScript string literal that is also safe inside <script>. */
-static void put_js_string(const char *s, FILE *out)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 struct pos {
 	double x, y, w, h;
 	bool placed;
 };
 
-/* Reads the node positions of `dot -Tplain` (points, y growing upwards). */
-static double parse_plain(const char *plain, struct pos *pos, unsigned nrecords, FILE *edges)
+/* One edge route of the layout, in page coordinates, from the holder up to the object
+ * it holds (the layout draws it the other way, arrow back). */
+static void put_route(const char *line, int used, int n, double height, bool first,
+		      unsigned from, bool from_fold, unsigned to, FILE *out)
+{
+	enum { MAX_POINTS = 256 };
+	double pts[MAX_POINTS][2];
+	const char *p = line + used;
+	int k = 0;
+	for (; k < n && k < MAX_POINTS; k++) {
+		if (sscanf(p, " %lf %lf%n", &pts[k][0], &pts[k][1], &used) != 2)
+			break;
+		p += used;
+	}
+	fprintf(out, "%s[%d,%u,[", first ? "" : ",", from_fold ? -(int)from : (int)from, to);
+	for (int i = k - 1; i >= 0; i--)
+		fprintf(out, "%s%.1f,%.1f", i < k - 1 ? "," : "", pts[i][0] * 72,
+			height - pts[i][1] * 72);
+	fputs("]]", out);
+}
+
+/*
+ * Reads `dot -Tplain`: boxes k<id> and folds f<kset> (points, y growing downwards in
+ * the page) and the edges' routes into @routes. Return: the height.
+ */
+static double parse_plain(const char *plain, struct pos *pos, struct pos *folds,
+			  unsigned n, double *width, FILE *routes)
 {
 	double height = 0;
-	const char *line = plain;
-	bool first_edge = true;
-	while (line && *line) {
+	bool first = true;
+	for (const char *line = plain, *end; line && *line; line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
 		unsigned id, from, to;
 		double scale, w, h, x, y;
-		int n, used;
+		char a, b;
+		int k, used;
 		if (sscanf(line, "graph %lf %lf %lf", &scale, &w, &h) == 3) {
 			height = h * 72;
-		} else if (sscanf(line, "node k%u %lf %lf %lf %lf", &id, &x, &y, &w, &h) == 5 &&
-			   id <= nrecords) {
-			pos[id] = (struct pos){ x * 72, height - y * 72, w * 72, h * 72, true };
-		} else if (sscanf(line, "edge k%u k%u %d%n", &from, &to, &n, &used) == 3) {
-			/* the line ends with "<style> <color>" */
-			const char *end = strchr(line, '\n');
-			size_t len = end ? (size_t)(end - line) : strlen(line);
-			while (len && line[len - 1] != ' ')
-				len--;
-			bool dashed = len >= 8 && memcmp(line + len - 8, " dashed ", 8) == 0;
-			fprintf(edges, "%s[%u,%u,%d,[", first_edge ? "" : ",", from, to, dashed);
-			first_edge = false;
-			const char *p = line + used;
-			for (int i = 0; i < n; i++) {
-				if (sscanf(p, " %lf %lf%n", &x, &y, &used) != 2)
-					break;
-				fprintf(edges, "%s%.1f,%.1f", i ? "," : "", x * 72, height - y * 72);
-				p += used;
-			}
-			fputs("]]", edges);
+			*width = w * 72;
+		} else if (sscanf(line, "node %c%u %lf %lf %lf %lf", &a, &id, &x, &y, &w, &h) == 6 &&
+			   id <= n && (a == 'k' || a == 'f')) {
+			(a == 'k' ? pos : folds)[id] =
+				(struct pos){ x * 72, height - y * 72, w * 72, h * 72, true };
+		} else if (sscanf(line, "edge %c%u %c%u %d%n", &b, &to, &a, &from, &k, &used) == 5 &&
+			   b == 'k') {
+			put_route(line, used, k, height, first, from, a == 'f', to, routes);
+			first = false;
 		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
 	}
 	return height;
 }
 
-static void put_nodes(const struct kobj_world *w, const struct pos *pos, FILE *out)
+/* "device", "ktype 2", "kset": what the page writes under a name. */
+static void put_kind(const struct kobj_world *w, const struct kobj_record *r,
+		     const struct kobj_type **seen, size_t *nseen, FILE *out)
 {
+	static const char *const kinds[] = { NULL, "kset", "subsystem", "module" };
+	const char *name = r->kind == KOBJ_KIND_KOBJECT ? kobj_picture_ktype(w, r->ktype)
+							: kinds[r->kind];
+	char numbered[32];
+	if (!name && !r->ktype) {
+		name = "no ktype";
+	} else if (!name) {
+		size_t i = 0;
+		while (i < *nseen && seen[i] != r->ktype)
+			i++;
+		if (i == *nseen)
+			seen[(*nseen)++] = r->ktype;
+		snprintf(numbered, sizeof(numbered), "ktype %zu", i + 1);
+		name = numbered;
+	}
+	tl_js_string(name, out);
+}
+
+/* Every object's name by id, for the objects that folds hide. */
+static void put_names(const struct kobj_scene *s, FILE *out)
+{
+	fputs("names: [", out);
+	for (unsigned id = 1; id <= s->n; id++) {
+		fputs(id > 1 ? (id % 16 == 1 ? ",\n" : ",") : "", out);
+		tl_js_string(kobj_record_by_id(s->w, id)->name, out);
+	}
+	fputs("],\n", out);
+}
+
+static void put_nodes(const struct kobj_scene *s, const struct pos *pos, FILE *out)
+{
+	const struct kobj_type **seen = calloc((size_t)s->n + 1, sizeof(*seen));
+	size_t nseen = 0;
 	bool first = true;
-	for (unsigned id = 1; id <= kobj_record_count(w); id++) {
-		const struct kobj_record *r = kobj_record_by_id(w, id);
+	if (!seen)
+		abort();
+	fputs("nodes: [\n", out);
+	for (unsigned id = 1; id <= s->n; id++) {
+		const struct kobj_record *r = kobj_record_by_id(s->w, id);
 		if (!pos[id].placed)
 			continue;
 		fprintf(out, "%s[%u,", first ? "" : ",\n", id);
-		put_js_string(r->name, out);
-		fprintf(out, ",%d,%.1f,%.1f,%.1f,%.1f,%u]", r->kind, pos[id].x, pos[id].y,
-			pos[id].w, pos[id].h, r->kset);
+		tl_js_string(r->name, out);
+		fprintf(out, ",%d,%.1f,%.1f,%.1f,%.1f,%u,", r->kind, pos[id].x, pos[id].y,
+			pos[id].w, pos[id].h, kobj_scene_is_member(s, id) ? r->kset : 0);
+		put_kind(s->w, r, seen, &nseen, out);
+		fputc(']', out);
 		first = false;
 	}
+	fputs("],\n", out);
+	free(seen);
 }
 
-/* Per object, what the replay has shown so far. */
-struct shown {
-	int refcount;
-	int state; /* enum kobj_state, or -1 before init */
-	bool diag;
-};
-
-static void put_frames(const struct kobj_world *w, const struct pos *pos, FILE *out)
+/* Each fold's box and the objects it stands for. */
+static void put_folds(const struct kobj_scene *s, const struct pos *folds, FILE *out)
 {
-	unsigned n = (unsigned)kobj_record_count(w);
-	struct shown *shown = calloc((size_t)n + 1, sizeof(*shown));
-	struct kobj_event event;
-	const struct kobj_event *ev = &event;
-	if (!shown)
-		abort();
-	for (unsigned id = 0; id <= n; id++)
-		shown[id].state = -1;
-	for (size_t i = 0; kobj_log_read(w, i, &event); i++) {
-		const struct kobj_record *r = kobj_record_by_id(w, ev->obj);
-		char *line = NULL;
-		size_t len = 0;
-		FILE *text = open_memstream(&line, &len);
-		kobj_event_print(w, ev, text);
-		if (ev->kind == KOBJ_EV_DIAG) {
-			const struct kobj_diag *d = kobj_diag_at(w, ev->aux);
-			fprintf(text, "\n%s\n\n%s", d->message, d->explanation);
-		}
-		fclose(text);
-		fputs(i ? ",\n[" : "[", out);
-		put_js_string(line, out);
-		free(line);
-		fputs(",[", out);
-		if (r && ev->obj <= n && pos[ev->obj].placed) {
-			struct shown *s = &shown[ev->obj];
-			switch (ev->kind) {
-			case KOBJ_EV_INIT:
-				s->state = KOBJ_STATE_INITIALIZED;
-				break;
-			case KOBJ_EV_ADD:
-				s->state = KOBJ_STATE_IN_SYSFS;
-				break;
-			case KOBJ_EV_DEL:
-				s->state = KOBJ_STATE_DELETED;
-				break;
-			case KOBJ_EV_RELEASE:
-				s->state = r->no_release ? KOBJ_STATE_LEAKED : KOBJ_STATE_RELEASED;
-				break;
-			case KOBJ_EV_DIAG:
-				s->diag = true;
-				break;
-			default:
-				break;
+	fputs("folds: [", out);
+	for (size_t i = 0; i < s->nfolds; i++) {
+		unsigned k = s->folds[i].kset;
+		const struct pos *p = &folds[k];
+		fprintf(out, "%s\n[%u,%.1f,%.1f,%.1f,%.1f,[", i ? "," : "", k, p->x, p->y, p->w, p->h);
+		const char *sep = "";
+		for (unsigned id = 1; id <= s->n; id++)
+			if (s->fold_of[id] == k) {
+				fprintf(out, "%s%u", sep, id);
+				sep = ",";
 			}
-			if (ev->kind != KOBJ_EV_DIAG && ev->kind != KOBJ_EV_SET_NAME)
-				s->refcount = ev->after;
-			fprintf(out, "[%u,%d,%d,%d,%d]", ev->obj, s->refcount, s->state, s->diag,
-				ev->before);
-		}
 		fputs("]]", out);
 	}
-	free(shown);
+	fputs("],\n", out);
+}
+
+/* The sysfs links at the end, [owner, target, name]: the page draws a link while its
+ * owner has one. */
+static void put_links(const struct kobj_scene *s, FILE *out)
+{
+	const char *sep = "";
+	fputs("links: [", out);
+	for (unsigned id = 1; id <= s->n; id++) {
+		const struct kobj_record *r = kobj_record_by_id(s->w, id);
+		const struct sysfs_dirent **c = NULL;
+		size_t n = r->dir && r->in_sysfs ? sysfs_children(r->dir, 0, &c) : 0;
+		for (size_t i = 0; i < n; i++) {
+			if (sysfs_dirent_type(c[i]) != SYSFS_LINK || !sysfs_dirent_link_obj(c[i]))
+				continue;
+			fprintf(out, "%s[%u,%u,", sep, id, sysfs_dirent_link_obj(c[i]));
+			tl_js_string(sysfs_dirent_name(c[i]), out);
+			fputc(']', out);
+			sep = ",";
+		}
+		free(c);
+	}
+	fputs("],\n", out);
+}
+
+static char *dot_text(const struct kobj_scene *s, bool layout, bool legend)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		abort();
+	kobj_dot_scene(s, layout, legend, out);
+	fclose(out);
+	return text;
+}
+
+/* The leak picture as an inline <svg> (graphviz's, without its XML prolog), and the
+ * leak report: the page's last frame. */
+static int put_leak_frame(const struct kobj_world *w, const struct kobj_timeline_options *o,
+			  FILE *out, char *err, size_t errlen)
+{
+	const struct kobj_dot_options d = { .at_exit = true, .legend = true, .fold = o->fold };
+	int e = 0;
+	struct kobj_scene *s = kobj_scene_new(w, &d, &e);
+	char *dot = dot_text(s, false, true);
+	kobj_scene_free(s);
+	char *svg = kobj_run_dot(dot, "-Tsvg", err, errlen);
+	free(dot);
+	if (!svg)
+		return -1;
+	const char *start = strstr(svg, "<svg");
+	fputs("leak: {svg: ", out);
+	tl_js_string(start ? start : "", out);
+	free(svg);
+
+	char *report = NULL;
+	size_t len = 0;
+	FILE *text = open_memstream(&report, &len);
+	fprintf(text, "End of the run: %zu diagnostic%s.\n", kobj_diag_count(w),
+		kobj_diag_count(w) == 1 ? "" : "s");
+	kobj_leak_report(w, text);
+	fclose(text);
+	fputs(",\ntext: ", out);
+	tl_js_string(report, out);
+	fputs("},\n", out);
+	free(report);
+	return 0;
+}
+
+static void put_ref_kinds(FILE *out)
+{
+	fputs("refKinds: [", out);
+	for (int k = 0; k < KOBJ_REF_KIND_COUNT; k++) {
+		fputs(k ? "," : "", out);
+		tl_js_string(kobj_ref_kind_name((enum kobj_ref_kind)k), out);
+	}
+	fputs("],\nstates: [", out);
+	for (int st = 0; st < KOBJ_STATE_COUNT; st++) {
+		const struct kobj_look *look = kobj_state_look((enum kobj_state)st);
+		fprintf(out, "%s[", st ? "," : "");
+		tl_js_string(kobj_state_name((enum kobj_state)st), out);
+		fprintf(out, ",\"%s\",\"%s\",\"%s\",", look->fill, look->border, look->ink);
+		tl_js_string(look->legend, out);
+		fputc(']', out);
+	}
+	fputs("],\n", out);
 }
 
 int kobj_timeline_html(const struct kobj_world *w, const char *title, FILE *out, char *err,
 		       size_t errlen)
 {
-	struct kobj_dot_options o = { .legend = false };
-	char *dot = NULL, *edges = NULL;
-	size_t len = 0, elen = 0;
-	FILE *text = open_memstream(&dot, &len);
-	kobj_dot(w, &o, text);
-	fclose(text);
+	const struct kobj_timeline_options o = { .title = title };
+	return kobj_timeline_page(w, &o, out, err, errlen);
+}
+
+int kobj_timeline_page(const struct kobj_world *w, const struct kobj_timeline_options *o,
+		       FILE *out, char *err, size_t errlen)
+{
+	static const struct kobj_timeline_options defaults = { .title = "kobject timeline" };
+	o = o ? o : &defaults;
+	/* the page shares its width with the source: wide ksets fold sooner than in pictures */
+	const struct kobj_dot_options d = { .fold = o->fold ? o->fold : KOBJ_TIMELINE_FOLD };
+	int e = 0;
+	struct kobj_scene *s = kobj_scene_new(w, &d, &e);
+	char *dot = dot_text(s, true, false);
 	char *plain = kobj_run_dot(dot, "-Tplain", err, errlen);
 	free(dot);
-	if (!plain)
+	if (!plain) {
+		kobj_scene_free(s);
 		return -1;
-
-	unsigned n = (unsigned)kobj_record_count(w);
-	struct pos *pos = calloc((size_t)n + 1, sizeof(*pos));
-	if (!pos)
+	}
+	struct pos *pos = calloc((size_t)s->n + 1, sizeof(*pos));
+	struct pos *folds = calloc((size_t)s->n + 1, sizeof(*folds));
+	char *routes = NULL;
+	size_t rlen = 0;
+	double width = 0;
+	FILE *route_text = open_memstream(&routes, &rlen);
+	if (!pos || !folds || !route_text)
 		abort();
-	FILE *edge_text = open_memstream(&edges, &elen);
-	double height = parse_plain(plain, pos, n, edge_text);
-	fclose(edge_text);
+	double height = parse_plain(plain, pos, folds, s->n, &width, route_text);
+	fclose(route_text);
 	free(plain);
 
 	fputs(kobj_timeline_head, out);
 	fputs("<script>\nconst T = {\ntitle: ", out);
-	put_js_string(title ? title : "kobject timeline", out);
-	fprintf(out, ",\nheight: %.1f,\nnodes: [\n", height);
-	put_nodes(w, pos, out);
-	fprintf(out, "],\nedges: [%s],\nframes: [\n", edges);
-	put_frames(w, pos, out);
-	fputs("]};\n</script>\n", out);
+	tl_js_string(o->title ? o->title : defaults.title, out);
+	fprintf(out, ",\nwidth: %.1f,\nheight: %.1f,\n", width, height);
+	put_ref_kinds(out);
+	put_names(s, out);
+	put_nodes(s, pos, out);
+	put_folds(s, folds, out);
+	put_links(s, out);
+	fprintf(out, "routes: [%s],\n", routes);
+	unsigned long max_site = 0;
+	struct kobj_event ev;
+	for (size_t i = 0; kobj_log_read(w, i, &ev); i++)
+		max_site = ev.site > max_site ? ev.site : max_site;
+	unsigned *index = calloc(max_site + 1, sizeof(*index));
+	if (!index)
+		abort();
+	tl_sources(w, o, index, out);
+	tl_frames(w, index, out);
+	int rc = put_leak_frame(w, o, out, err, errlen);
+	fputs("};\n</script>\n", out);
 	fputs(kobj_timeline_tail, out);
-	free(edges);
+	free(index);
+	free(routes);
 	free(pos);
-	return 0;
+	free(folds);
+	kobj_scene_free(s);
+	return rc;
 }

@@ -137,11 +137,12 @@ static const char *intern_file(struct kobj_world *w, const char *file)
 
 /* =========================================================================== sites */
 
-static uintptr_t site_key(const char *file, int line, const char *func)
+static uintptr_t site_key(const char *file, int line, const char *func, unsigned caller)
 {
 	/* interned pointers: equal places give equal keys; 0 is reserved for "empty" */
 	uintptr_t k = (uintptr_t)kobj_hash_ptr((uintptr_t)file) ^ ((uintptr_t)line * 0x9E3779B97F4A7C15u);
 	k ^= (uintptr_t)kobj_hash_ptr((uintptr_t)func + 1);
+	k ^= (uintptr_t)caller * 0xC2B2AE3D27D4EB4Fu;
 	return k ? k : 1;
 }
 
@@ -153,28 +154,42 @@ static uintptr_t next_key(uintptr_t key)
 }
 
 /* The site for interned @file and @func; keys may collide, so entries are compared. */
-static unsigned site_of(struct kobj_world *w, const char *file, int line, const char *func)
+static unsigned site_of(struct kobj_world *w, const char *file, int line, const char *func,
+			unsigned caller)
 {
-	uintptr_t key = site_key(file, line, func);
+	uintptr_t key = site_key(file, line, func, caller);
 	for (;; key = next_key(key)) {
 		unsigned id = map_get(&w->site_map, key);
 		if (!id)
 			break;
 		const struct kobj_site_entry *s = &w->sites[id - 1];
-		if (s->file == file && s->line == line && s->func == func)
+		if (s->file == file && s->line == line && s->func == func && s->caller == caller)
 			return id;
 	}
 	kobj_grow((void **)&w->sites, &w->sites_cap, w->nsites + 1, sizeof(*w->sites));
-	w->sites[w->nsites++] = (struct kobj_site_entry){ file, func, line };
+	w->sites[w->nsites++] = (struct kobj_site_entry){ file, func, line, caller };
 	map_put(&w->site_map, key, (unsigned)w->nsites);
 	return (unsigned)w->nsites;
 }
 
-unsigned kobj_site(struct kobj_world *w, const char *file, int line, const char *func)
+unsigned kobj_site_in(struct kobj_world *w, const char *file, int line, const char *func,
+		      unsigned caller)
 {
 	if (!file)
 		return 0;
-	return site_of(w, intern_file(w, file), line, func ? kobj_intern(w, func) : NULL);
+	if (caller > w->nsites)
+		caller = 0;
+	return site_of(w, intern_file(w, file), line, func ? kobj_intern(w, func) : NULL, caller);
+}
+
+unsigned kobj_site(struct kobj_world *w, const char *file, int line, const char *func)
+{
+	return kobj_site_in(w, file, line, func, 0);
+}
+
+unsigned kobj_site_caller(const struct kobj_world *w, unsigned site)
+{
+	return site && site <= w->nsites ? w->sites[site - 1].caller : 0;
 }
 
 unsigned kobj_take_site(struct kobj_world *w)

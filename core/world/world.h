@@ -76,6 +76,15 @@ static inline void kobj_note_site_id(unsigned site)
  * Return: a site id (1, 2, ...), stable for the world's life; 0 for an unknown place.
  */
 unsigned kobj_site(struct kobj_world *w, const char *file, int line, const char *func);
+/**
+ * kobj_site_in() - the site @file:@line in @func, called from the site @caller (0: none),
+ * interned in @w: a site id then stands for a whole call stack.
+ * Return: a site id, stable for the world's life; 0 for an unknown place.
+ */
+unsigned kobj_site_in(struct kobj_world *w, const char *file, int line, const char *func,
+		      unsigned caller);
+/* kobj_site_caller() - the site that called @site's function, or 0. */
+unsigned kobj_site_caller(const struct kobj_world *w, unsigned site);
 /* kobj_site_origin() - the place a site id stands for ({NULL, 0, NULL} for 0). */
 struct kobj_origin kobj_site_origin(const struct kobj_world *w, unsigned site);
 /* kobj_where() - "demo.c:12", "kernel/ksysfs.c:ksysfs_init()" for what boot made, or

@@ -46,6 +46,7 @@ struct kobj_site_entry {
 	const char *file; /* interned */
 	const char *func; /* interned, or NULL */
 	int line;
+	unsigned caller;  /* the site that called this one's function, or 0 */
 };
 
 struct kobj_ledger_entry; /* ledger.c */

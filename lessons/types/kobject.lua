@@ -564,17 +564,32 @@ function cat(path) end
 ---@return errno? err
 function echo(path, value) end
 
+---@class tree_options
+---@field path string? the subtree (in place of the first argument)
+---@field depth integer? levels shown below it, as tree -L (0: all)
+---@field filelimit integer? a directory with more entries is folded, as tree --filelimit
+---@field held boolean? objects deleted from sysfs but still held (default true)
+
 ---The subtree with refcounts, as `tree` prints it.
----@param path? string
+---@param path? string|tree_options
+---@param options? tree_options
 ---@return string
-function tree(path) end
+function tree(path, options) end
+
+---@class dot_options
+---@field path string? the subtree to draw
+---@field file string? a .svg/.png/.pdf/.dot file to write instead of returning the text
+---@field at_exit boolean? the leak picture: what the run left, as the leak report says
+---@field fold integer? members a kset shows before the rest fold into one box (0: never)
+---@field legend boolean? default true
 
 ---The world as graphviz DOT text, or a picture written to a .svg/.png/.pdf/.dot file.
----@param path? string
----@param file_or_at_exit? string|boolean
+---@param path? string|dot_options
+---@param file_or_at_exit? string|boolean|dot_options
+---@param options? dot_options
 ---@return string|true|nil
 ---@return string? error
-function dot(path, file_or_at_exit) end
+function dot(path, file_or_at_exit, options) end
 
 ---@param kobj kobject
 ---@param attr kobj_attribute

@@ -330,7 +330,7 @@ k
 " -i
 	status_is 0
 	out_has "Commands (a unique prefix is enough):"
-	out_has ":tree [path]"
+	out_has ":tree [-L N] [--filelimit N] [path]"
 	out_has "seen"
 	out_has "kobject_add"
 	err_has ":tree: no such directory in sysfs: '/sys/nothing'"
@@ -372,7 +372,8 @@ t_record_and_dot() {
 	status_is 0
 	grep -q "const T = {" "$T/run.html" || fail "no timeline data in the page"
 	grep -q "<svg" "$T/end.svg" || fail "no SVG picture"
-	grep -q "#ffcdd2" "$T/end.svg" || fail "the leaked object is not drawn as leaked"
+	grep -q 'class="node kobject leaked"' "$T/end.svg" || fail "the leaked object is not drawn as leaked"
+	grep -q 'leak.lua:5' "$T/end.svg" || fail "the leak picture does not name the line that leaked"
 	kobj --dot "$T/end.gif" -e 'x = 1'
 	status_is 1
 	err_has "unknown picture format"
