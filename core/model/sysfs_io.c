@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/model/model_internal.h"
+#include "core/model/sched.h"
 
 /* The file at @path and the ops that serve it; Return: ops, or NULL with *@err set. */
 static const struct sysfs_ops *file_ops(const struct kobj_world *w, const char *path,
@@ -32,9 +33,23 @@ static const struct sysfs_ops *file_ops(const struct kobj_world *w, const char *
 		return NULL;
 	}
 	const struct kobj_record *r = kobj_rec(w, sysfs_dirent_obj(d));
+	kobj_sched_touch(KOBJ_RES_OBJECT, sysfs_dirent_obj(d), false);
 	const struct kobj_type *t = r && !r->released ? kobj_ktype_of_rec(r) : NULL;
 	*err = -EIO;
 	return t ? t->sysfs_ops : NULL;
+}
+
+/*
+ * A read or write by user space begins: a scheduling point (another CPU may remove the
+ * file first), and the tree is read. Nothing happens with one thread.
+ */
+static void user_access(const char *op)
+{
+	if (!kobj_sched_hooks)
+		return;
+	struct kcall c = kobj_call(op);
+	(void)c;
+	kobj_sched_touch(KOBJ_RES_SYSFS, 0, false);
 }
 
 /* The page show() and store() get: page-aligned, as sysfs_emit() checks. */
@@ -67,6 +82,7 @@ ssize_t sysfs_read(const struct kobj_world *cw, const char *path, char *buf, siz
 	struct kobj_world *w = (struct kobj_world *)cw; /* a show() may change the world */
 	const struct sysfs_dirent *d;
 	ssize_t err;
+	user_access("sysfs_read");
 	const struct sysfs_ops *ops = file_ops(w, path, &d, 0444, &err);
 
 	if (!ops || !ops->show)
@@ -75,9 +91,12 @@ ssize_t sysfs_read(const struct kobj_world *cw, const char *path, char *buf, siz
 	unsigned obj = sysfs_dirent_obj(d);
 	sysfs_dirent_path(d, shown, sizeof(shown));
 	char *page = new_page();
+	/* kernfs's active reference: a removal of the directory waits for show() */
+	kobj_sched_active(w, obj, true);
 	kobj_callback_enter(w);
 	ssize_t n = ops->show(sysfs_dirent_kobj(d), sysfs_dirent_attr(d), page);
 	kobj_callback_leave(w);
+	kobj_sched_active(w, obj, false);
 	if (n >= PAGE_SIZE) {
 		bad_count(w, obj, shown, ops == &kobj_sysfs_ops, n);
 		n = PAGE_SIZE - 1; /* the kernel truncates a bad count the same way */
@@ -98,6 +117,7 @@ ssize_t sysfs_write(const struct kobj_world *cw, const char *path, const char *b
 	struct kobj_world *w = (struct kobj_world *)cw;
 	const struct sysfs_dirent *d;
 	ssize_t err;
+	user_access("sysfs_write");
 	const struct sysfs_ops *ops = file_ops(w, path, &d, 0222, &err);
 
 	if (!ops || !ops->store)
@@ -108,9 +128,12 @@ ssize_t sysfs_write(const struct kobj_world *cw, const char *path, const char *b
 		count = PAGE_SIZE - 1;
 	char *page = new_page();
 	memcpy(page, buf, count);
+	unsigned obj = sysfs_dirent_obj(d);
+	kobj_sched_active(w, obj, true);
 	kobj_callback_enter(w);
 	ssize_t n = ops->store(sysfs_dirent_kobj(d), sysfs_dirent_attr(d), page, count);
 	kobj_callback_leave(w);
+	kobj_sched_active(w, obj, false);
 	free(page);
 	return n;
 }
