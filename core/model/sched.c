@@ -89,10 +89,12 @@ static void report_deadlock(struct kcall *c, unsigned holders)
 		    kobj_xasprintf("INFO: task thread%u:%u blocked for more than 120 seconds.",
 				   me, me),
 		    kobj_xasprintf("%s() at %s (thread %u) waits for a lock that %s holds, and "
-				   "every thread is waiting for another: none can ever go on, a "
-				   "deadlock. Locks must be taken in one order everywhere. The "
-				   "sandbox gave up on the call (-EDEADLK).", c->op,
-				   kobj_site_where(c->w, c->site, where), me, who));
+				   "no thread that could release it can run: they all wait too, "
+				   "or have finished without releasing it. The task would hang "
+				   "forever (a deadlock); locks must be taken in one order "
+				   "everywhere and always released. The sandbox gave up on the "
+				   "call (-EDEADLK).", c->op, kobj_site_where(c->w, c->site, where),
+				   me, who));
 }
 
 int kobj_sched_wait(struct kcall *c, const void *lock, bool (*ready)(const void *lock),

@@ -1,0 +1,314 @@
+/*
+ * One run under the scheduler. The model calls the hooks: at a scheduling point the step
+ * in progress ends (what it used is recorded) and the next decision picks who takes the
+ * next step; a thread that waits for a lock can take one only once the lock is free;
+ * when every thread left waits, that is a deadlock, and their waits fail. A decision
+ * comes from the path (a replay of a run the explorer made before), then from the forced
+ * schedule, then from the rule: the same thread on, else the lowest that can run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/race/race_internal.h"
+
+static race_set bit(unsigned t)
+{
+	return (race_set)1 << t;
+}
+
+unsigned race_default(race_set enabled, unsigned prev)
+{
+	if (prev && (enabled & bit(prev)))
+		return prev;
+	for (unsigned t = 1; t <= KOBJ_RACE_MAX_THREADS; t++)
+		if (enabled & bit(t))
+			return t;
+	return 0;
+}
+
+/* ========================================================================= steps */
+
+static void touch(void *ctx, enum kobj_sched_res res, uintptr_t id, bool write)
+{
+	struct race *r = ctx;
+	if (r->recording)
+		race_fp_add(&r->cur, res, id, write);
+}
+
+static void begin_step(struct race *r)
+{
+	r->cur.n = 0;
+	r->step_world = kobj_world_peek();
+	r->log_mark = r->step_world ? kobj_log_count(r->step_world) : 0;
+}
+
+/* What the step's events changed: their objects, and the tree for what sysfs shows. A
+ * step whose events cannot be read (another world, no log) may have changed anything. */
+static void events_used(struct race *r)
+{
+	struct kobj_world *w = kobj_world_peek();
+	struct kobj_event ev;
+
+	if (!w || w != r->step_world || !kobj_world_logging(w)) {
+		race_fp_add(&r->cur, KOBJ_RES_ALL, 0, true);
+		return;
+	}
+	for (size_t i = r->log_mark; kobj_log_read(w, i, &ev); i++) {
+		if (ev.kind == KOBJ_EV_SCHED)
+			continue;
+		if (ev.obj)
+			race_fp_add(&r->cur, KOBJ_RES_OBJECT, ev.obj, true);
+		if (ev.kind == KOBJ_EV_ADD || ev.kind == KOBJ_EV_DEL || ev.kind == KOBJ_EV_SYSFS)
+			race_fp_add(&r->cur, KOBJ_RES_SYSFS, 0, true);
+	}
+}
+
+static void end_step(struct race *r)
+{
+	/* the steps before the last replayed one are as an earlier run recorded them */
+	if (!r->recording || r->depth == 0 || r->depth < r->replay)
+		return;
+	struct race_node *n = &r->path->nodes[r->depth - 1];
+	events_used(r);
+	race_fp_close(&r->cur);
+	race_fp_copy(&n->fp, &r->cur);
+	race_analyse(r, r->depth - 1);
+}
+
+/* ===================================================================== decisions */
+
+static bool preempts(const struct race_node *n, unsigned t)
+{
+	return n->prev && t != n->prev && (n->enabled & bit(n->prev));
+}
+
+static bool within_bound(const struct race *r, const struct race_node *n, unsigned t)
+{
+	return r->preemptions < 0 || n->preemptions + preempts(n, t) <= (unsigned)r->preemptions;
+}
+
+race_set race_allowed(const struct race *r, const struct race_node *n, race_set want)
+{
+	race_set ok = 0;
+	for (unsigned t = 1; t <= KOBJ_RACE_MAX_THREADS; t++)
+		if ((want & bit(t)) && within_bound(r, n, t))
+			ok |= bit(t);
+	return ok;
+}
+
+/* A thread asleep at @parent, or tried there before its current choice, stays asleep
+ * after the step @parent took unless that step depends on the sleeper's. */
+static void inherit_sleep(struct race_node *n, const struct race_node *parent)
+{
+	race_set sleepers = (parent->sleep | parent->done) & ~bit(parent->chosen);
+	for (unsigned t = 1; t <= KOBJ_RACE_MAX_THREADS; t++) {
+		if (!(sleepers & bit(t)) || race_fp_conflict(&parent->asleep[t], &parent->fp))
+			continue;
+		n->sleep |= bit(t);
+		race_fp_copy(&n->asleep[t], &parent->asleep[t]);
+	}
+}
+
+static struct race_node *new_node(struct race *r, race_set enabled, unsigned prev)
+{
+	struct race_path *path = r->path;
+	if (path->n == path->cap) {
+		size_t cap = path->cap ? path->cap * 2 : 64;
+		kobj_grow((void **)&path->nodes, &path->cap, cap, sizeof(*path->nodes));
+		memset(path->nodes + path->n, 0, (path->cap - path->n) * sizeof(*path->nodes));
+	}
+	struct race_node *n = &path->nodes[path->n++];
+	unsigned preemptions = 0;
+	if (path->n > 1) {
+		const struct race_node *before = n - 1;
+		preemptions = before->preemptions + preempts(before, before->chosen);
+	}
+	n->enabled = enabled;
+	n->backtrack = n->done = n->sleep = 0;
+	n->prev = (unsigned char)prev;
+	n->preemptions = preemptions;
+	n->fp.n = 0; /* the footprints' memory is reused */
+	if (r->reduce && path->n > 1)
+		inherit_sleep(n, n - 1);
+	return n;
+}
+
+/* Why thread @t cannot take step @step of the forced schedule. */
+static void refuse_forced(struct race *r, size_t step, unsigned t)
+{
+	const char *why = t > r->p->nthreads          ? "does not exist"
+			  : r->t[t].state == RACE_DONE ? "has finished"
+						       : "is waiting for a lock";
+	if (r->run_error)
+		return;
+	size_t len = strlen(r->forced) + 128;
+	r->run_error = kobj_xmalloc(len);
+	snprintf(r->run_error, len, "schedule '%s', step %zu: thread %u %s; the run went on "
+		 "by the rule", r->forced, step + 1, t, why);
+}
+
+/*
+ * The decision at a new node: the forced schedule's, else the rule's among the threads
+ * not asleep. When every thread that can run is asleep, all that can follow was
+ * explored already: the run goes on by the rule, unrecorded. Return: 0 then.
+ */
+static unsigned choose_new(struct race *r, race_set enabled, unsigned prev)
+{
+	struct race_node *n = new_node(r, enabled, prev);
+	unsigned c = race_default(enabled & ~n->sleep, prev);
+	size_t f = r->depth - r->replay;
+	if (r->forced && f < strlen(r->forced)) {
+		unsigned want = (unsigned)(r->forced[f] - '0');
+		if (enabled & bit(want))
+			c = want;
+		else
+			refuse_forced(r, r->depth, want);
+	}
+	if (!c) {
+		r->path->n--;
+		r->recording = false;
+		return race_default(enabled, prev);
+	}
+	n->chosen = (unsigned char)c;
+	n->done = bit(c);
+	n->backtrack = r->naive ? race_allowed(r, n, enabled) : bit(c);
+	return c;
+}
+
+/* The decision at a node of the path: as recorded (the explorer set the last one). */
+static unsigned choose_replayed(struct race *r, race_set enabled, unsigned prev)
+{
+	struct race_node *n = &r->path->nodes[r->depth];
+	if (n->enabled != enabled || n->prev != prev || !(enabled & bit(n->chosen))) {
+		r->nondeterministic = true;
+		r->recording = false;
+		return race_default(enabled, prev);
+	}
+	return n->chosen;
+}
+
+static unsigned choose(struct race *r, race_set enabled, unsigned prev)
+{
+	if (r->recording && r->depth >= r->max_steps) {
+		r->recording = false;
+		r->run.too_long = true;
+	}
+	if (!r->recording)
+		return race_default(enabled, prev);
+	unsigned c = r->depth < r->replay ? choose_replayed(r, enabled, prev)
+					  : choose_new(r, enabled, prev);
+	if (r->recording)
+		r->depth++;
+	return c;
+}
+
+/* Who takes the next step (0: nobody, every thread is done); it begins now. */
+static unsigned decide(struct race *r)
+{
+	race_set enabled = 0, blocked = 0;
+
+	for (unsigned t = 1; t <= r->p->nthreads; t++) {
+		struct race_thread *th = &r->t[t];
+		if (th->state == RACE_READY || (th->state == RACE_BLOCKED && th->ready(th->lock)))
+			enabled |= bit(t);
+		else if (th->state == RACE_BLOCKED)
+			blocked |= bit(t);
+	}
+	if (!enabled && blocked) { /* nobody can ever release what they wait for */
+		r->run.deadlock = true;
+		r->recording = false;
+		for (unsigned t = 1; t <= r->p->nthreads; t++)
+			if (blocked & bit(t))
+				r->t[t].deadlocked = true;
+		enabled = blocked;
+	}
+	if (!enabled)
+		return 0;
+	unsigned c = choose(r, enabled, r->running);
+	r->t[c].state = RACE_READY;
+	r->run.steps++;
+	r->run.thread_steps[c]++;
+	begin_step(r);
+	return c;
+}
+
+/* ========================================================================= hooks */
+
+static void yield(void *ctx)
+{
+	struct race *r = ctx;
+	unsigned me = r->running;
+
+	end_step(r);
+	unsigned next = decide(r);
+	if (next != me) {
+		race_pass(r, me, next);
+		race_wait(r, me);
+	}
+}
+
+static int block(void *ctx, const void *lock, bool (*ready)(const void *lock))
+{
+	struct race *r = ctx;
+	unsigned me = r->running;
+	struct race_thread *t = &r->t[me];
+
+	if (!me)
+		return -EDEADLK; /* the caller does not run during a run */
+	t->state = RACE_BLOCKED;
+	t->lock = lock;
+	t->ready = ready;
+	end_step(r);
+	unsigned next = decide(r);
+	if (next != me) {
+		race_pass(r, me, next);
+		race_wait(r, me);
+	}
+	t->lock = NULL;
+	if (!t->deadlocked)
+		return 0;
+	t->deadlocked = false;
+	return -EDEADLK;
+}
+
+void race_thread_exit(struct race *r, unsigned me)
+{
+	r->t[me].state = RACE_DONE;
+	end_step(r);
+	race_pass(r, me, decide(r));
+}
+
+/* =========================================================================== runs */
+
+void race_run(struct race *r)
+{
+	for (unsigned t = 1; t <= r->p->nthreads; t++) {
+		struct race_thread *th = &r->t[t];
+		th->state = RACE_READY;
+		th->lock = NULL;
+		th->deadlocked = false;
+		memset(&th->cpu, 0, sizeof(th->cpu));
+	}
+	kobj_xfree(r->run_error);
+	kobj_xfree(r->run_schedule);
+	r->run_error = r->run_schedule = NULL;
+	r->run = (struct kobj_race_run){ 0 };
+	r->path->n = r->replay;
+	r->depth = 0;
+	r->recording = true;
+	r->running = 0;
+	r->hooks = (struct kobj_sched_hooks){ yield, block, touch, r };
+
+	const struct kobj_sched_hooks *outer = kobj_sched_install(&r->hooks);
+	unsigned first = decide(r);
+	if (first) {
+		race_pass(r, 0, first);
+		race_wait(r, 0);
+	}
+	kobj_sched_install(outer);
+	r->run_schedule = race_schedule_of(r->path, r->depth);
+	r->run.schedule = r->run_schedule;
+	r->run.error = r->run_error;
+}
