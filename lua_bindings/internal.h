@@ -355,6 +355,11 @@ void kl_open_group(lua_State *L);
 void kl_open_sysfs_attr(lua_State *L);
 void kl_open_kref(lua_State *L);
 void kl_open_debug(lua_State *L);
+void kl_open_race(lua_State *L);
+
+/* race_lua.c: the state Lua callbacks run on: the running simulated thread's coroutine
+ * while threads run, else the main thread. */
+lua_State *kl_race_state(struct kl_ctx *ctx);
 
 /* lifecycle_lua.c: the calls whose Lua function only checks argument 1 and calls the core */
 enum kl_call {
