@@ -139,12 +139,14 @@ static int prepare(lua_State *L)
 	int n = 0;
 	if (lua_getfield(L, 3, "setup") != LUA_TNIL) {         /* [r msgh program setup] */
 		if (lua_pcall(L, 0, LUA_MULTRET, 2) != LUA_OK) {
-			const char *msg = lua_tostring(L, -1);
-			bool stale = msg && strstr(msg, "belongs to a world that was reset");
-			r->failed = format("setup() raised an error: %s%s", msg ? msg : "?",
-					   stale ? "\n(each run starts in a fresh world, as after "
+			const char *msg = luaL_optstring(L, -1, "?");
+			const char *tb = strstr(msg, "\nstack traceback:");
+			int head = tb ? (int)(tb - msg) : (int)strlen(msg);
+			bool stale = strstr(msg, "belongs to a world that was reset");
+			r->failed = format("setup() raised an error: %.*s%s%s", head, msg,
+					   stale ? " (each run starts in a fresh world, as after "
 						   "reset(): make what the threads use, ktypes "
-						   "included, in setup())" : "");
+						   "included, in setup())" : "", msg + head);
 			return 0;
 		}
 		n = lua_gettop(L) - 3;
@@ -227,7 +229,7 @@ static void thread(void *p, unsigned t)
 }
 
 /* [program args] -> []: calls program[key](args...); its error into r->failed. A check
- * that returns false or nil fails too. */
+ * that returns false or nil fails too, with the message it returns after that. */
 static void call_program(lua_State *L, struct lrace *r, const char *key)
 {
 	lua_pushcfunction(L, kl_msgh);
@@ -241,10 +243,10 @@ static void call_program(lua_State *L, struct lrace *r, const char *key)
 	luaL_checkstack(L, (int)n + 2, "too many values from setup()");
 	for (lua_Integer i = 1; i <= n; i++)
 		lua_rawgeti(L, 2, i);
-	if (lua_pcall(L, (int)n, 1, msgh) != LUA_OK)
+	if (lua_pcall(L, (int)n, 2, msgh) != LUA_OK)
 		r->failed = format("%s() raised an error: %s", key, lua_tostring(L, -1));
-	else if (strcmp(key, "check") == 0 && !lua_toboolean(L, -1))
-		r->failed = lua_isstring(L, -1) ? copy(lua_tostring(L, -1))
+	else if (strcmp(key, "check") == 0 && !lua_toboolean(L, -2))
+		r->failed = lua_isstring(L, -1) ? format("check() failed: %s", lua_tostring(L, -1))
 						: copy("check() returned false");
 	lua_settop(L, msgh - 1);
 }
@@ -423,6 +425,7 @@ static void read_program(lua_State *L, int first, const char *op)
 /* The run's settings from the program at @program. */
 static void configure(lua_State *L, int program, struct lrace *r, struct kobj_race_options *o)
 {
+	*o = (struct kobj_race_options){ .preemptions = -1 };
 	r->nthreads = (unsigned)(lua_getfield(L, program, "n"), lua_tointeger(L, -1));
 	if (lua_getfield(L, program, "leaks") == LUA_TBOOLEAN)
 		r->leaks_ok = !lua_toboolean(L, -1);

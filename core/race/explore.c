@@ -27,13 +27,22 @@ static void join(unsigned *into, const unsigned *from)
 			into[t] = from[t];
 }
 
-/* Thread @p must also be tried at node @j; one that cannot run there makes every thread
- * that can a candidate (FG's conservative choice). */
+/*
+ * Thread @p must also be tried at node @j; one that cannot run there makes every thread
+ * that can a candidate (FG's conservative choice). Where the preemption bound forbids
+ * it, the order is tried from the latest node before where it does not (Coons, Musuvathi
+ * and McKinley's bounded partial-order reduction), so a bound cuts only what it must.
+ */
 static void branch(struct race *r, size_t j, unsigned p)
 {
-	struct race_node *n = &r->path->nodes[j];
-	race_set want = (n->enabled & bit(p)) ? bit(p) : n->enabled;
-	n->backtrack |= race_allowed(r, n, want);
+	for (size_t k = j + 1; k-- > 0;) {
+		struct race_node *n = &r->path->nodes[k];
+		race_set want = (n->enabled & bit(p)) ? bit(p) : n->enabled;
+		race_set ok = race_allowed(r, n, want);
+		n->backtrack |= ok;
+		if (ok == want)
+			return;
+	}
 }
 
 /*

@@ -49,23 +49,47 @@ static bool all(const struct race_footprint *fp)
 	return fp->n && fp->uses[fp->n - 1].key == ALL;
 }
 
-bool race_fp_conflict(const struct race_footprint *a, const struct race_footprint *b)
+/* A key as compared across runs: an address stands for any address. */
+static uint64_t across(uint64_t key)
+{
+	return key >> 56 == KOBJ_RES_ADDRESS ? KEY(KOBJ_RES_ADDRESS, 0) : key;
+}
+
+static uint64_t same(uint64_t key)
+{
+	return key;
+}
+
+static bool conflict(const struct race_footprint *a, const struct race_footprint *b,
+		     uint64_t (*key)(uint64_t))
 {
 	if ((all(a) && b->n) || (all(b) && a->n))
 		return true;
 	for (size_t i = 0, j = 0; i < a->n && j < b->n;) {
-		if (a->uses[i].key < b->uses[j].key) {
+		uint64_t x = key(a->uses[i].key), y = key(b->uses[j].key);
+		if (x < y) {
 			i++;
-		} else if (a->uses[i].key > b->uses[j].key) {
+		} else if (x > y) {
 			j++;
+		} else if (a->uses[i].write || b->uses[j].write) {
+			return true;
+		} else if (i + 1 < a->n && key(a->uses[i + 1].key) == x) {
+			i++; /* several addresses in a: each may meet b's written one */
 		} else {
-			if (a->uses[i].write || b->uses[j].write)
-				return true;
-			i++;
 			j++;
 		}
 	}
 	return false;
+}
+
+bool race_fp_conflict(const struct race_footprint *a, const struct race_footprint *b)
+{
+	return conflict(a, b, same);
+}
+
+bool race_fp_conflict_across(const struct race_footprint *a, const struct race_footprint *b)
+{
+	return conflict(a, b, across);
 }
 
 void race_fp_copy(struct race_footprint *dst, const struct race_footprint *src)

@@ -36,6 +36,9 @@ void race_fp_add(struct race_footprint *fp, enum kobj_sched_res res, uintptr_t i
 void race_fp_close(struct race_footprint *fp);
 /* Two steps are dependent when one changes something the other uses. */
 bool race_fp_conflict(const struct race_footprint *a, const struct race_footprint *b);
+/* The same for steps of two runs: record ids mean the same in both, addresses may not,
+ * so any two addresses are taken for one. */
+bool race_fp_conflict_across(const struct race_footprint *a, const struct race_footprint *b);
 void race_fp_copy(struct race_footprint *dst, const struct race_footprint *src);
 void race_fp_free(struct race_footprint *fp);
 

@@ -67,14 +67,16 @@ static void events_used(struct race *r)
 
 static void end_step(struct race *r)
 {
-	/* the steps before the last replayed one are as an earlier run recorded them */
-	if (!r->recording || r->depth == 0 || r->depth < r->replay)
+	if (!r->recording || r->depth == 0)
 		return;
 	struct race_node *n = &r->path->nodes[r->depth - 1];
+	/* recorded again, as addresses differ from run to run */
 	events_used(r);
 	race_fp_close(&r->cur);
 	race_fp_copy(&n->fp, &r->cur);
-	race_analyse(r, r->depth - 1);
+	/* the steps before the last replayed one were analysed in an earlier run */
+	if (r->depth >= r->replay)
+		race_analyse(r, r->depth - 1);
 }
 
 /* ===================================================================== decisions */
@@ -99,12 +101,13 @@ race_set race_allowed(const struct race *r, const struct race_node *n, race_set 
 }
 
 /* A thread asleep at @parent, or tried there before its current choice, stays asleep
- * after the step @parent took unless that step depends on the sleeper's. */
+ * after the step @parent took unless that step depends on the sleeper's (recorded in an
+ * earlier run). */
 static void inherit_sleep(struct race_node *n, const struct race_node *parent)
 {
 	race_set sleepers = (parent->sleep | parent->done) & ~bit(parent->chosen);
 	for (unsigned t = 1; t <= KOBJ_RACE_MAX_THREADS; t++) {
-		if (!(sleepers & bit(t)) || race_fp_conflict(&parent->asleep[t], &parent->fp))
+		if (!(sleepers & bit(t)) || race_fp_conflict_across(&parent->asleep[t], &parent->fp))
 			continue;
 		n->sleep |= bit(t);
 		race_fp_copy(&n->asleep[t], &parent->asleep[t]);
