@@ -42,6 +42,7 @@ struct kobj_opts {
 	bool report;            /* print diagnostics and leaks at the end (--no-report clears) */
 	const char *record;     /* --record FILE.html: the timeline of the run */
 	const char *picture;    /* --dot FILE.svg: a picture of the world at the end */
+	const char *schedule;   /* --schedule S: what simulated threads follow */
 	char **lesson_argv;     /* `kobj lesson ...`: from "lesson" on */
 	int lesson_argc;
 	unsigned long long max_instructions; /* 0: no budget */

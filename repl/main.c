@@ -16,6 +16,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/lesson.h"
 
@@ -47,6 +48,8 @@ static void print_usage(FILE *out)
 		"                          through every event with a picture\n"
 		"  --dot FILE              write a picture of the world at the end\n"
 		"                          (.svg, .png, .pdf, or .dot for the DOT text)\n"
+		"  --schedule S            simulated threads follow schedule S (the thread\n"
+		"                          of each step, such as 1121); explore() runs only S\n"
 		"  --max-instructions N    VM instructions per run or REPL statement\n"
 		"                          (default 100M; suffixes k, M, G; 0: no limit)\n"
 		"  --max-memory MIB        memory the Lua state may hold, in MiB\n"
@@ -195,6 +198,11 @@ static int parse_args(int argc, char **argv, struct kobj_opts *o)
 			if (!v)
 				return usage_error("option '%s' needs a file name", a);
 			*(record ? &o->record : &o->picture) = v;
+		} else if (is_option(a, "--schedule")) {
+			o->schedule = option_value(argc, argv, &i, "--schedule");
+			if (!o->schedule)
+				return usage_error("%s", "option '--schedule' needs a schedule, such "
+						   "as 1121");
 		} else if (is_option(a, "--max-instructions") || is_option(a, "--max-memory")) {
 			if ((r = parse_limit(argc, argv, &i, o)) != PARSE_CONTINUE)
 				return r;
@@ -253,6 +261,11 @@ static int pmain(lua_State *L)
 	int status = KOBJ_EXIT_OK;
 
 	limits_of(L)->main = L;
+	const char *bad = o->schedule ? kobj_lua_set_schedule(L, o->schedule) : NULL;
+	if (bad) {
+		lua_pushinteger(L, usage_error("schedule '%s' %s", o->schedule, bad));
+		return 1;
+	}
 	sandbox_open(L);
 	limits_install(L);
 	sandbox_new_env(L);
