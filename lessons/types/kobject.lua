@@ -322,10 +322,11 @@ function new_kref(container, member) end
 
 ---A live module with no users.
 ---@param name string
+---@param exit? fun(mod: module) run by module_unload() while the module is going
 ---@return module|nil
 ---@return string? reason
 ---@return errno? err
-function module_load(name) end
+function module_load(name, exit) end
 
 -- =================================================================== kobject calls
 
