@@ -419,6 +419,9 @@ void kobj_unlink(struct kcall *c, struct kobj_record *r)
 		kobj_sysfs_remove(w, r->dir); /* its files and default groups go with it */
 	r->dir = NULL;
 	r->in_sysfs = false;
+	/* the tree changed now, though the DEL event comes after the kset's unlink */
+	kobj_sched_touch(KOBJ_RES_SYSFS, 0, true);
+	kobj_sched_touch(KOBJ_RES_OBJECT, r->id, true);
 	kobj_sched_point_on(c, KOBJ_SCHED_UNLINK, r->id);
 	struct kobj_record *kr = kobj_rec(w, r->kset);
 	struct kset *kset = kr ? container_of(kobj_of(kr), struct kset, kobj) : NULL;
