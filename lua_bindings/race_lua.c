@@ -827,6 +827,21 @@ static int l_up_write(lua_State *L)
 	return rwsem_call(L, "up_write", NULL, (up_write));
 }
 
+/* lockdep_is_held(lock): whether the running thread holds @lock, a kset's list_lock, a
+ * subsystem's rwsem or a lock of a program's own. */
+static int l_lockdep_is_held(lua_State *L)
+{
+	struct kl_handle *h = kl_tohandle(L, 1);
+	bool rwsem = luaL_testudata(L, 1, RWSEM_META) || (h && h->type == KL_SUBSYS);
+	if (rwsem) {
+		lua_pushboolean(L, rwsem_is_held(check_rwsem(L, "lockdep_is_held")));
+	} else {
+		const spinlock_t *lock = check_spinlock(L, "lockdep_is_held");
+		lua_pushboolean(L, lock->holder && lock->holder == kobj_race_current() + 1);
+	}
+	return 1;
+}
+
 /* new_spinlock() and new_rwsem(): locks of a program's own, unlocked. */
 static int l_new_spinlock(lua_State *L)
 {
@@ -895,6 +910,7 @@ static const luaL_Reg functions[] = {
 	{ "down_write", l_down_write },
 	{ "up_read", l_up_read },
 	{ "up_write", l_up_write },
+	{ "lockdep_is_held", l_lockdep_is_held },
 	{ "new_spinlock", l_new_spinlock },
 	{ "new_rwsem", l_new_rwsem },
 	{ NULL, NULL },
