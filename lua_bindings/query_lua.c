@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model/sched.h"
 #include "core/report/report.h"
 #include "lua_bindings/internal.h"
 
@@ -64,7 +65,7 @@ static void set_object(lua_State *L, const struct kobj_world *w, const char *nam
  * what was read.
  * @treturn {{seq=, kind=, op=, step=, object=, id=, ref=, ref_kind=, holder=, holder_id=,
  *   chosen=, before=, after=, file=, line=, thread=, tag= (diag), action=, devpath=
- *   (hotplug)}, ...}
+ *   (hotplug), what= (sched: "call", "lookup", "unlock", "decrement", ...)}, ...}
  */
 static int l_log(lua_State *L)
 {
@@ -97,7 +98,9 @@ static int l_log(lua_State *L)
 		set_origin(L, "file", "line", ev->origin);
 		if (ev->thread)
 			set_int(L, "thread", ev->thread);
-		if (ev->kind == KOBJ_EV_DIAG) {
+		if (ev->kind == KOBJ_EV_SCHED) {
+			set_str(L, "what", kobj_sched_what_name(ev->aux));
+		} else if (ev->kind == KOBJ_EV_DIAG) {
 			const struct kobj_diag *d = kobj_diag_at(w, ev->aux);
 			if (d)
 				set_str(L, "tag", kobj_diag_tag(d->kind));
