@@ -191,6 +191,7 @@
 ---@field tag string|nil a diagnostic's tag
 ---@field action string|nil a hotplug event's action
 ---@field devpath string|nil
+---@field what string|nil a scheduling point's next step: "call", "lookup", "unlock", "decrement", "unlink", "wait", "going"
 
 ---@class kobj_diagnostic
 ---@field tag string such as "double-put", "leak", "no-release"
@@ -726,6 +727,10 @@ function down_write(sem) end
 function up_read(sem) end
 ---@param sem subsystem|rw_semaphore
 function up_write(sem) end
+---Whether the running thread holds the lock (lockdep_is_held in C).
+---@param lock kset|spinlock_t|subsystem|rw_semaphore
+---@return boolean
+function lockdep_is_held(lock) end
 ---@return spinlock_t
 function new_spinlock() end
 ---@return rw_semaphore
