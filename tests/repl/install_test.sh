@@ -48,9 +48,9 @@ for w in list next show run edit check watch hint reset verify --dir; do has "$w
 out=$(complete_words "$kobj" lesson w)
 [ "$out" = "watch " ] || fail "lesson w completes to '$out'"
 out=$(complete_words "$kobj" lesson check "")
-[ "$out" = "$(seq 1 18 | sort | tr '\n' ' ')" ] || fail "lesson check offers '$out'"
+[ "$out" = "$(seq 1 21 | sort | tr '\n' ' ')" ] || fail "lesson check offers '$out'"
 out=$(complete_words "$kobj" --max-memory 64 lesson --dir /tmp edit 1)
-[ "$out" = "1 10 11 12 13 14 15 16 17 18 " ] || fail "lesson --dir D edit 1 offers '$out'"
+[ "$out" = "1 10 11 12 13 14 15 16 17 18 19 " ] || fail "lesson --dir D edit 1 offers '$out'"
 out=$(complete_words "$kobj" lesson reset 3 --f)
 [ "$out" = "--force " ] || fail "lesson reset 3 offers '$out'"
 

@@ -216,7 +216,7 @@ static void test_check_hint_and_the_fix_in_an_editor(void **state)
 	lesson(st, NULL, "list", NULL);
 	session_expect(&st->s, "Reference counts and release");
 	session_expect(&st->s, "done");
-	session_expect(&st->s, "] 1/18 lessons done");
+	session_expect(&st->s, "] 1/21 lessons done");
 	exits_with(st, 0);
 }
 
