@@ -357,7 +357,7 @@ void kl_open_kref(lua_State *L);
 void kl_open_debug(lua_State *L);
 void kl_open_race(lua_State *L);
 
-/* race_lua.c: the state Lua callbacks run on: the running simulated thread's coroutine
+/* race_program.c: the state Lua callbacks run on: the running simulated thread's coroutine
  * while threads run, else the main thread. */
 lua_State *kl_race_state(struct kl_ctx *ctx);
 
