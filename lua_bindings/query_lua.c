@@ -328,6 +328,9 @@ static int l_references(lua_State *L)
 	} else {
 		struct kl_handle *h = kl_tohandle(L, 1);
 		luaL_argcheck(L, h, 1, "a kobject, kset, subsystem or module handle, or an id");
+		/* an older world's node or module is freed memory */
+		luaL_argcheck(L, h->gen == ctx->gen, 1, "the handle belongs to a world that was "
+			      "reset");
 		id = h->type == KL_MODULE ? h->mod->id : kl_node_id(ctx, h->node, h->type);
 	}
 	struct kl_box *box = kl_new_box(L);                          /* [.. box] */
