@@ -23,13 +23,17 @@ local function setup()
   return devices, dev
 end
 
+-- The member named @name, the list's lock held.
+local function member(devices, name)
+  for _, kobj in ipairs(devices.list) do
+    if kobj.name == name then return kobj end
+  end
+end
+
 -- kset_find_obj() before 2013: the reference is taken after the unlock.
 local function find_then_get(devices, name)
   spin_lock(devices)
-  local found
-  for _, kobj in ipairs(devices.list) do
-    if kobj.name == name then found = kobj break end
-  end
+  local found = member(devices, name)
   spin_unlock(devices)
   return found and kobject_get(found)
 end
@@ -37,10 +41,7 @@ end
 -- kset_find_obj() since: under the lock, and never on a count of 0.
 local function find_under_lock(devices, name)
   spin_lock(devices)
-  local found
-  for _, kobj in ipairs(devices.list) do
-    if kobj.name == name then found = kobj break end
-  end
+  local found = member(devices, name)
   local kobj = found and kobject_get_unless_zero(found)
   spin_unlock(devices)
   return kobj
