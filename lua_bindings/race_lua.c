@@ -4,6 +4,7 @@
  * race_program.c's; the locks threads take are lock_lua.c's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,11 +144,12 @@ static int run_once(lua_State *L, struct kl_ctx *ctx, int program, const char *s
 	}
 	for (unsigned t = 1; !fresh && t <= r.nthreads; t++) {
 		if (r.errors[t]) {
-			lua_pushfstring(L, "%s: thread %d raised an error: %s", op, (int)t,
-					r.errors[t]);
+			char msg[1024];
+			snprintf(msg, sizeof(msg), "%s: thread %u raised an error: %s", op, t,
+				 r.errors[t]);
 			free(failure);
 			kl_race_free(&r);
-			return lua_error(L);
+			return luaL_error(L, "%s", msg);
 		}
 	}
 	struct outcome out = { NULL, &r, failure };
@@ -185,10 +187,11 @@ static int l_explore(lua_State *L)
 	kobj_race_explore(&p, &o, &res);
 	kl_race_end(L);
 	if (res.error) {
-		lua_pushfstring(L, "explore: %s", res.error);
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "explore: %s", res.error);
 		kobj_race_result_free(&res);
 		kl_race_free(&r);
-		return lua_error(L);
+		return luaL_error(L, "%s", msg);
 	}
 	struct outcome out = { &res, &r, NULL };
 	return give(L, &out, &r, NULL, &res);

@@ -162,10 +162,11 @@ static int one_run(struct race *r, char **failure, char *err, size_t size)
 		return -1;
 	race_run(r);
 	*failure = p->verdict ? p->verdict(p->ctx, &r->run) : NULL;
-	if (!*failure && r->run.too_long) {
+	if (r->run.too_long) { /* what went wrong after it may only follow from it */
 		char text[200];
 		snprintf(text, sizeof(text), "the run took more than %u steps: a thread that "
 			 "loops until another one acts?", r->max_steps);
+		free(*failure);
 		*failure = xstrdup(text);
 	}
 	if (p->finish)
@@ -209,6 +210,7 @@ static void race_free(struct race *r)
 	race_path_free(r->path);
 	free(r->path);
 	race_fp_free(&r->cur);
+	kobj_xfree(r->choices);
 	kobj_xfree(r->run_error);
 	kobj_xfree(r->run_schedule);
 	free(r);
@@ -255,6 +257,7 @@ int kobj_race_explore(const struct kobj_race_program *p, const struct kobj_race_
 		res->error = xstrdup(err);
 		return -1;
 	}
+	r->exploring = true;
 	r->naive = o->naive;
 	r->reduce = !o->naive;
 	r->preemptions = o->preemptions;

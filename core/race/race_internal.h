@@ -16,6 +16,7 @@
 
 #define DEFAULT_MAX_SCHEDULES 100000
 #define DEFAULT_MAX_STEPS 10000
+#define FAIR_STEPS 1000 /* steps in a row before a thread not explored lets another run */
 
 /* ========================================================================= footprints */
 
@@ -107,8 +108,14 @@ struct race {
 	struct race_path *path;    /* its decisions (kept by the explorer between runs) */
 	size_t depth;              /* decisions made so far */
 	size_t replay;             /* the first this many are taken from the path */
-	const char *forced;        /* then these digits (a schedule being replayed) */
-	bool recording;            /* false after a deadlock or the step limit */
+	bool exploring;            /* decisions are nodes of the path, to branch over */
+	const char *forced;        /* not exploring: these digits (a schedule replayed) */
+	size_t nforced;
+	unsigned char *choices;    /* the thread of each step of the run */
+	size_t choices_cap;
+	size_t keep;               /* the schedule's shortest form: the first this many */
+	unsigned streak;           /* steps the same thread took in a row (FAIR_STEPS) */
+	bool recording;            /* exploring, and not after a deadlock or the step limit */
 	unsigned max_steps;
 	bool reduce;               /* partial-order reduction: look for races */
 	bool naive;                /* every enabled thread is to be tried at each decision */
@@ -134,8 +141,8 @@ void race_pass(struct race *r, unsigned from, unsigned to);
 void race_wait(struct race *r, unsigned me);
 
 /* scheduler.c */
-/* Runs the threads once to their end, taking @r->replay decisions from the path, then
- * @r->forced, then the rule. Fills @r->run. */
+/* Runs the threads once to their end: exploring, taking @r->replay decisions from the
+ * path and then the rule; else following @r->forced, then the rule. Fills @r->run. */
 void race_run(struct race *r);
 /* Thread @me's body returned: the CPU goes on, to the caller when every thread is done. */
 void race_thread_exit(struct race *r, unsigned me);
@@ -150,7 +157,7 @@ race_set race_allowed(const struct race *r, const struct race_node *n, race_set 
 void race_analyse(struct race *r, size_t i);
 
 /* schedule.c */
-/* The schedule of the path's first @n decisions, shortest form. Return: malloc'd. */
-char *race_schedule_of(const struct race_path *path, size_t n);
+/* The schedule of the first @n steps' threads @choices. Return: malloc'd. */
+char *race_schedule_text(const unsigned char *choices, size_t n);
 
 #endif

@@ -1,25 +1,19 @@
 /*
  * Schedules as text: the thread that took each step, one digit per step. A run's
  * schedule ends at its last decision that differs from the rule (the same thread on,
- * else the lowest that can run), so a failure found early reads short.
+ * else the lowest that can run), so a failure found early reads short (scheduler.c
+ * keeps that length as it goes).
  */
 #include <string.h>
 
 #include "core/race/race_internal.h"
 
-char *race_schedule_of(const struct race_path *path, size_t n)
+char *race_schedule_text(const unsigned char *choices, size_t n)
 {
-	size_t keep = n ? 1 : 0;
-
-	for (size_t k = 0; k < n; k++) {
-		const struct race_node *d = &path->nodes[k];
-		if (d->chosen != race_default(d->enabled, d->prev))
-			keep = k + 1;
-	}
-	char *s = kobj_xmalloc(keep + 1);
-	for (size_t k = 0; k < keep; k++)
-		s[k] = (char)('0' + path->nodes[k].chosen);
-	s[keep] = '\0';
+	char *s = kobj_xmalloc(n + 1);
+	for (size_t k = 0; k < n; k++)
+		s[k] = (char)('0' + choices[k]);
+	s[n] = '\0';
 	return s;
 }
 

@@ -138,6 +138,17 @@ static struct race_node *new_node(struct race *r, race_set enabled, unsigned pre
 	return n;
 }
 
+/* The next thread after @prev that can run: threads take turns. */
+static unsigned take_turns(race_set enabled, unsigned prev)
+{
+	for (unsigned i = 1; i <= KOBJ_RACE_MAX_THREADS; i++) {
+		unsigned t = (prev + i - 1) % KOBJ_RACE_MAX_THREADS + 1;
+		if (enabled & bit(t))
+			return t;
+	}
+	return 0;
+}
+
 /* Why thread @t cannot take step @step of the forced schedule. */
 static void refuse_forced(struct race *r, size_t step, unsigned t)
 {
@@ -153,22 +164,38 @@ static void refuse_forced(struct race *r, size_t step, unsigned t)
 }
 
 /*
- * The decision at a new node: the forced schedule's, else the rule's among the threads
- * not asleep. When every thread that can run is asleep, all that can follow was
- * explored already: the run goes on by the rule, unrecorded. Return: 0 then.
+ * A run that is not explored: the forced schedule's decision, else the rule's; but a
+ * thread that ran FAIR_STEPS steps in a row while another could run lets it (a loop that
+ * waits for another thread to act would wait forever). Such a turn is a decision of
+ * the run's schedule, so a replay takes it as well.
+ */
+static unsigned choose_forced(struct race *r, race_set enabled, unsigned prev)
+{
+	size_t step = r->run.steps;
+	unsigned c = race_default(enabled, prev);
+	if (r->forced && step < r->nforced) {
+		unsigned want = (unsigned)(r->forced[step] - '0');
+		if (enabled & bit(want))
+			return want;
+		refuse_forced(r, step, want);
+	} else if (c == prev && ++r->streak >= FAIR_STEPS && enabled != bit(prev)) {
+		r->streak = 0;
+		return take_turns(enabled, prev);
+	}
+	if (c != prev)
+		r->streak = 0;
+	return c;
+}
+
+/*
+ * The decision at a new node: the rule's among the threads not asleep. When every
+ * thread that can run is asleep, all that can follow was explored already: the run goes
+ * on by the rule, unrecorded. Return: 0 then.
  */
 static unsigned choose_new(struct race *r, race_set enabled, unsigned prev)
 {
 	struct race_node *n = new_node(r, enabled, prev);
 	unsigned c = race_default(enabled & ~n->sleep, prev);
-	size_t f = r->depth - r->replay;
-	if (r->forced && f < strlen(r->forced)) {
-		unsigned want = (unsigned)(r->forced[f] - '0');
-		if (enabled & bit(want))
-			c = want;
-		else
-			refuse_forced(r, r->depth, want);
-	}
 	if (!c) {
 		r->path->n--;
 		r->recording = false;
@@ -194,10 +221,14 @@ static unsigned choose_replayed(struct race *r, race_set enabled, unsigned prev)
 
 static unsigned choose(struct race *r, race_set enabled, unsigned prev)
 {
+	if (!r->exploring)
+		return choose_forced(r, enabled, prev);
 	if (r->recording && r->depth >= r->max_steps) {
 		r->recording = false;
 		r->run.too_long = true;
 	}
+	if (r->run.too_long)
+		return take_turns(enabled, prev);
 	if (!r->recording)
 		return race_default(enabled, prev);
 	unsigned c = r->depth < r->replay ? choose_replayed(r, enabled, prev)
@@ -205,6 +236,15 @@ static unsigned choose(struct race *r, race_set enabled, unsigned prev)
 	if (r->recording)
 		r->depth++;
 	return c;
+}
+
+/* The run's schedule so far: each step's thread, and where it last left the rule. */
+static void note_choice(struct race *r, unsigned c, bool chosen)
+{
+	kobj_grow((void **)&r->choices, &r->choices_cap, r->run.steps + 1, 1);
+	r->choices[r->run.steps++] = (unsigned char)c;
+	if (chosen || r->run.steps == 1)
+		r->keep = r->run.steps;
 }
 
 /* Who takes the next step (0: nobody, every thread is done); it begins now. */
@@ -230,8 +270,8 @@ static unsigned decide(struct race *r)
 	if (!enabled)
 		return 0;
 	unsigned c = choose(r, enabled, r->running);
+	note_choice(r, c, c != race_default(enabled, r->running));
 	r->t[c].state = RACE_READY;
-	r->run.steps++;
 	r->run.thread_steps[c]++;
 	begin_step(r);
 	return c;
@@ -300,7 +340,10 @@ void race_run(struct race *r)
 	r->run = (struct kobj_race_run){ 0 };
 	r->path->n = r->replay;
 	r->depth = 0;
-	r->recording = true;
+	r->keep = 0;
+	r->streak = 0;
+	r->recording = r->exploring;
+	r->nforced = r->forced ? strlen(r->forced) : 0;
 	r->running = 0;
 	r->hooks = (struct kobj_sched_hooks){ yield, block, touch, r };
 
@@ -311,7 +354,7 @@ void race_run(struct race *r)
 		race_wait(r, 0);
 	}
 	kobj_sched_install(outer);
-	r->run_schedule = race_schedule_of(r->path, r->depth);
+	r->run_schedule = race_schedule_text(r->choices, r->keep);
 	r->run.schedule = r->run_schedule;
 	r->run.error = r->run_error;
 }

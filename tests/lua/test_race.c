@@ -161,6 +161,27 @@ static void test_spawn_and_run_threads_follow_a_schedule(void **state)
 	assert_null(kobj_lua_set_schedule(L, NULL));
 }
 
+static void test_a_thread_that_loops_until_another_acts(void **state)
+{
+	lua_State *L = *state;
+	kt_run(L, scene);
+	kt_run(L, "kset, t = setup()\n"
+		  "local flag = false\n"
+		  "spawn(function() while not flag do kobject_put(kobject_get(t)) end end)\n"
+		  "spawn(function() flag = true end)\n"
+		  "r = run_threads()");
+	/* by the rule thread 1 would spin forever; after a while it lets thread 2 run */
+	assert_true(kt_bool(L, "return r.ok and r.steps > 1000 and r.steps < 1100"));
+	assert_true(kt_bool(L, "return #r.schedule > 1000"));
+	assert_contains(kt_str(L, "return explore{ setup = function() local k, t = setup() return k, t, {} end,\n"
+				  "  function(kset, t, flag)\n"
+				  "    while not flag.up do kobject_put(kobject_get(t)) end\n"
+				  "  end, function(kset, t, flag) flag.up = true end,\n"
+				  "  teardown = teardown }.failure"),
+			"the run took more than 10000 steps: a thread that loops until another "
+			"one acts?");
+}
+
 static void test_locks_of_their_own_deadlock(void **state)
 {
 	lua_State *L = *state;
@@ -232,6 +253,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failures_other_than_diagnostics, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_all_collects_every_failure, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_and_run_threads_follow_a_schedule, kt_setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_a_thread_that_loops_until_another_acts, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_locks_of_their_own_deadlock, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_misuse_is_refused, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_replay_needs_a_program, kt_setup, kt_teardown),
