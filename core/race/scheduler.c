@@ -2,9 +2,10 @@
  * One run under the scheduler. The model calls the hooks: at a scheduling point the step
  * in progress ends (what it used is recorded) and the next decision picks who takes the
  * next step; a thread that waits for a lock can take one only once the lock is free;
- * when every thread left waits, that is a deadlock, and their waits fail. A decision
- * comes from the path (a replay of a run the explorer made before), then from the forced
- * schedule, then from the rule: the same thread on, else the lowest that can run.
+ * when every thread left waits, that is a deadlock, and their waits fail. The rule is:
+ * the same thread on, else the lowest that can run. Exploring, a decision comes from the
+ * path (a replay of a run made before), then from the rule among the threads not
+ * asleep; otherwise from the forced schedule, then from the rule.
  */
 #include <errno.h>
 #include <stdio.h>
