@@ -1,6 +1,6 @@
 /*
- * Calling Lua from the core's callbacks (release, show, store, hotplug): always on the
- * main thread, always protected, with a traceback; a failure becomes a diagnostic and
+ * Calling Lua from the core's callbacks (release, show, store, hotplug): on the main
+ * thread (or the simulated thread that made the call), always protected, with a traceback; a failure becomes a diagnostic and
  * the core goes on in a consistent state. No Lua error ever unwinds through core code.
  */
 #include <errno.h>
@@ -97,7 +97,7 @@ void kl_charge(lua_State *L, size_t units)
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence)
 {
-	lua_State *L = ctx->L;
+	lua_State *L = kl_race_state(ctx);
 	const char *file = ctx->file;
 	int line = ctx->line;
 	int top = lua_gettop(L);

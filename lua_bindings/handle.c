@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model/sched.h"
 #include "core/world/hash.h"
 #include "lua_bindings/internal.h"
 
@@ -413,6 +414,9 @@ static struct kl_handle *check_handle(lua_State *L, struct kl_ctx *ctx, int arg,
 		type_error(L, arg, type);
 	if (h->gen != ctx->gen)
 		reset_error(L, arg, op);
+	/* a simulated thread read the object: the race explorer orders it (sched.h) */
+	if (kobj_sched_hooks && h->node)
+		kobj_sched_touch(KOBJ_RES_OBJECT, kl_node_id(ctx, h->node, type), false);
 	return h;
 }
 

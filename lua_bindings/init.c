@@ -369,6 +369,7 @@ int luaopen_kobject(lua_State *L)
 	kl_open_kref(L);
 	kl_open_debug(L);
 	kl_open_kernel(L);
+	kl_open_race(L);
 	add_constants(L);
 	lua_pushcfunction(L, l_reset);
 	lua_setfield(L, -2, "reset");

@@ -391,6 +391,11 @@ void kl_open_kernel(lua_State *L);
 /* kernel_lua.c: a show() that returned a negative errno (an integer on top of the
  * stack) gives it to the reader; Return: whether it did (*@result set). */
 bool kl_show_errno(lua_State *L, ssize_t *result);
+void kl_open_race(lua_State *L);
+
+/* race_program.c: the state Lua callbacks run on: the running simulated thread's coroutine
+ * while threads run, else the main thread. */
+lua_State *kl_race_state(struct kl_ctx *ctx);
 
 /* lifecycle_lua.c: the calls whose Lua function only checks argument 1 and calls the core */
 enum kl_call {

@@ -78,6 +78,13 @@ void kobj_lua_on_diag(lua_State *L, void (*fn)(const struct kobj_diag *d, void *
 		      void *ctx);
 
 /*
+ * kobj_lua_set_schedule() - the schedule ("1121": the thread of each step) that
+ * run_threads() follows, and the only one explore() runs (kobj run --schedule); NULL:
+ * none. Return: NULL, or what is wrong with @schedule (nothing changed then).
+ */
+const char *kobj_lua_set_schedule(lua_State *L, const char *schedule);
+
+/*
  * kobj_lua_allow_files() - whether dot("tree.svg") may write a picture (the default).
  * Graders turn it off for students' code, which then may write nothing at all.
  */

@@ -4,12 +4,35 @@
  * handle stays valid (an unloaded module refuses try_module_get) until reset().
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lua_bindings/internal.h"
 
+/* [mod] -> []: the module's exit function, called with its handle. */
+static int exit_body(lua_State *L)
+{
+	struct module *mod = lua_touserdata(L, 1);
+	kl_push_slot(L, KL_SLOT_DATA);
+	lua_rawgetp(L, -1, mod);
+	kl_push_module(L, mod->data, mod);
+	lua_call(L, 1, 0);
+	return 0;
+}
+
+/* module_unload() runs the exit function given to module_load() while the module is
+ * going: try_module_get() fails from then on. */
+static void run_exit(struct module *mod)
+{
+	char what[128];
+	snprintf(what, sizeof(what), "module '%s': exit()", mod->name);
+	kl_callback(mod->data, exit_body, mod, mod->id, what,
+		    "The module was unloaded all the same.");
+}
+
 /***
- * module_load(name): a live module with no users.
+ * module_load(name [, exit]): a live module with no users; module_unload() calls
+ * exit(module), if given, while the module is going.
  * @treturn module|nil
  * @treturn string the reason, on failure
  * @treturn int -EEXIST or -EINVAL
@@ -20,10 +43,20 @@ static int l_module_load(lua_State *L)
 	const char *name = luaL_checkstring(L, 1);
 	int err = 0;
 
+	lua_settop(L, 2); /* exit, or nil, stays at 2 under what is pushed next */
+	if (!lua_isnil(L, 2))
+		luaL_checktype(L, 2, LUA_TFUNCTION);
+	kl_push_slot(L, KL_SLOT_DATA); /* before the module exists: this may raise */
 	kl_enter(L, ctx);
 	struct module *mod = (module_load)(name, &err);
 	kl_leave(ctx);
 	if (mod) {
+		if (!lua_isnil(L, 2)) {
+			mod->data = ctx;
+			mod->exit = run_exit;
+			lua_pushvalue(L, 2);
+			lua_rawsetp(L, -2, mod);
+		}
 		kl_push_module(L, ctx, mod);
 		return 1;
 	}

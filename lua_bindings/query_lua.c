@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model/sched.h"
 #include "core/report/report.h"
 #include "lua_bindings/internal.h"
 
@@ -64,7 +65,7 @@ static void set_object(lua_State *L, const struct kobj_world *w, const char *nam
  * what was read.
  * @treturn {{seq=, kind=, op=, step=, object=, id=, ref=, ref_kind=, holder=, holder_id=,
  *   chosen=, before=, after=, file=, line=, thread=, tag= (diag), action=, devpath=
- *   (hotplug)}, ...}
+ *   (hotplug), what= (sched: "call", "lookup", "unlock", "decrement", ...)}, ...}
  */
 static int l_log(lua_State *L)
 {
@@ -98,13 +99,21 @@ static int l_log(lua_State *L)
 		set_origin(L, "file", "line", ev->origin);
 		if (ev->thread)
 			set_int(L, "thread", ev->thread);
-		/* read again after each push: a finalizer may grow the arrays (never free them) */
-		if (ev->kind == KOBJ_EV_DIAG && kobj_diag_at(w, ev->aux)) {
-			set_str(L, "tag", kobj_diag_tag(kobj_diag_at(w, ev->aux)->kind));
-		} else if (ev->kind == KOBJ_EV_HOTPLUG && kobj_hotplug_at(w, ev->aux)) {
-			const char *devpath = kobj_hotplug_at(w, ev->aux)->devpath;
-			set_str(L, "action", kobj_hotplug_at(w, ev->aux)->action);
-			set_str(L, "devpath", devpath);
+		/* a push may run a finalizer that grows the arrays (their strings never move):
+		 * what an entry holds is read before anything is pushed */
+		if (ev->kind == KOBJ_EV_SCHED) {
+			set_str(L, "what", kobj_sched_what_name(ev->aux));
+		} else if (ev->kind == KOBJ_EV_DIAG) {
+			const struct kobj_diag *d = kobj_diag_at(w, ev->aux);
+			if (d)
+				set_str(L, "tag", kobj_diag_tag(d->kind));
+		} else if (ev->kind == KOBJ_EV_HOTPLUG) {
+			const struct kobj_hotplug_event *h = kobj_hotplug_at(w, ev->aux);
+			if (h) {
+				const char *action = h->action, *devpath = h->devpath;
+				set_str(L, "action", action);
+				set_str(L, "devpath", devpath);
+			}
 		}
 		lua_rawseti(L, -2, (lua_Integer)(i - first + 1));
 	}
@@ -329,6 +338,9 @@ static int l_references(lua_State *L)
 	} else {
 		struct kl_handle *h = kl_tohandle(L, 1);
 		luaL_argcheck(L, h, 1, "a kobject, kset, subsystem or module handle, or an id");
+		/* an older world's node or module is freed memory */
+		luaL_argcheck(L, h->gen == ctx->gen, 1, "the handle belongs to a world that was "
+			      "reset");
 		id = h->type == KL_MODULE ? h->mod->id : kl_node_id(ctx, h->node, h->type);
 	}
 	struct kobj_world *w = kl_hold_world(L, ctx);

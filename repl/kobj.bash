@@ -69,19 +69,19 @@ _kobj_lesson()
 _kobj()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} i
-    local options="-e -i --strict --no-report --record --dot --write-dir
+    local options="-e -i --strict --no-report --record --dot --write-dir --schedule
                    --max-instructions --max-memory -h --help -V --version"
 
     COMPREPLY=()
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        -e|--record|--dot|--write-dir|--max-instructions|--max-memory) ((i++)) ;;
+        -e|--record|--dot|--write-dir|--schedule|--max-instructions|--max-memory) ((i++)) ;;
         lesson) _kobj_lesson "${COMP_WORDS[0]}" "$i"; return ;;
         run) COMPREPLY=($(compgen -f -X '!*.lua' -- "$cur") $(compgen -d -- "$cur")); return ;;
         esac
     done
     case $prev in
-    -e|--max-instructions|--max-memory) return ;;
+    -e|--schedule|--max-instructions|--max-memory) return ;;
     --record) COMPREPLY=($(compgen -f -X '!*.html' -- "$cur") $(compgen -d -- "$cur")); return ;;
     --dot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --write-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;

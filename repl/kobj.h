@@ -45,6 +45,7 @@ struct kobj_opts {
 	const char *record;     /* --record FILE.html: the timeline of the run */
 	const char *picture;    /* --dot FILE.svg: a picture of the world at the end */
 	const char *write_dir;  /* --write-dir DIR: where dot("name.svg") may write */
+	const char *schedule;   /* --schedule S: what simulated threads follow */
 	char **lesson_argv;     /* `kobj lesson ...`: from "lesson" on */
 	int lesson_argc;
 	unsigned long long max_instructions; /* 0: no budget */

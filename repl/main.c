@@ -17,6 +17,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "lua_bindings/kobject_lua.h"
 #include "repl/kobj.h"
 #include "repl/lesson.h"
 
@@ -50,6 +51,8 @@ static void print_usage(FILE *out)
 		"                          (.svg, .png, .pdf, or .dot for the DOT text)\n"
 		"  --write-dir DIR         the folder where a script's dot(\"name.svg\") may\n"
 		"                          write (scripts write no files otherwise)\n"
+		"  --schedule S            simulated threads follow schedule S (the thread\n"
+		"                          of each step, such as 1121); explore() runs only S\n"
 		"  --max-instructions N    VM instructions per run or REPL statement\n"
 		"                          (default 100M; suffixes k, M, G; 0: no limit)\n"
 		"  --max-memory MIB        memory the sandbox may hold in MiB, Lua's and the\n"
@@ -204,6 +207,11 @@ static int parse_args(int argc, char **argv, struct kobj_opts *o)
 				return usage_error("%s", "option '--write-dir' needs a folder");
 			if (stat(o->write_dir, &st) != 0 || !S_ISDIR(st.st_mode))
 				return usage_error("--write-dir: '%s' is not a folder", o->write_dir);
+		} else if (is_option(a, "--schedule")) {
+			o->schedule = option_value(argc, argv, &i, "--schedule");
+			if (!o->schedule)
+				return usage_error("%s", "option '--schedule' needs a schedule, such "
+						   "as 1121");
 		} else if (is_option(a, "--max-instructions") || is_option(a, "--max-memory")) {
 			if ((r = parse_limit(argc, argv, &i, o)) != PARSE_CONTINUE)
 				return r;
@@ -262,6 +270,11 @@ static int pmain(lua_State *L)
 	int status = KOBJ_EXIT_OK;
 
 	limits_of(L)->main = L;
+	const char *bad = o->schedule ? kobj_lua_set_schedule(L, o->schedule) : NULL;
+	if (bad) {
+		lua_pushinteger(L, usage_error("schedule '%s' %s", o->schedule, bad));
+		return 1;
+	}
 	sandbox_open(L);
 	if (o->write_dir)
 		sandbox_set_write_dir(o->write_dir);

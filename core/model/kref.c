@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/model/model_internal.h"
+#include "core/model/sched.h"
 
 /* =================================================================== the arithmetic */
 
@@ -126,9 +127,17 @@ static void report(int event, int old, struct kcall *c)
 					   : "an unknown saturation event."));
 }
 
+/* The call @op on the counter @r: a scheduling point, then the counter changes hands. */
+static struct kcall counted(const char *op, const refcount_t *r)
+{
+	struct kcall c = kobj_call(op);
+	kobj_sched_touch(KOBJ_RES_ADDRESS, (uintptr_t)r, true);
+	return c;
+}
+
 void (refcount_warn_saturate)(refcount_t *r, enum refcount_saturation_type t)
 {
-	struct kcall c = kobj_call("refcount_warn_saturate");
+	struct kcall c = counted("refcount_warn_saturate", r);
 	int old = r->refs;
 	r->refs = REFCOUNT_SATURATED;
 	report((int)t, old, &c);
@@ -138,31 +147,33 @@ void (refcount_warn_saturate)(refcount_t *r, enum refcount_saturation_type t)
 
 void refcount_set(refcount_t *r, int n)
 {
+	kobj_sched_touch(KOBJ_RES_ADDRESS, (uintptr_t)r, true);
 	r->refs = n;
 }
 
 unsigned int refcount_read(const refcount_t *r)
 {
+	kobj_sched_touch(KOBJ_RES_ADDRESS, (uintptr_t)r, false);
 	return (unsigned int)r->refs;
 }
 
 void (refcount_add)(int i, refcount_t *r)
 {
-	struct kcall c = kobj_call("refcount_add");
+	struct kcall c = counted("refcount_add", r);
 	int old = r->refs;
 	report(kobj_rc_add(&r->refs, i), old, &c);
 }
 
 void (refcount_inc)(refcount_t *r)
 {
-	struct kcall c = kobj_call("refcount_inc");
+	struct kcall c = counted("refcount_inc", r);
 	int old = r->refs;
 	report(kobj_rc_add(&r->refs, 1), old, &c);
 }
 
 static bool add_not_zero(int i, refcount_t *r, const char *op)
 {
-	struct kcall c = kobj_call(op);
+	struct kcall c = counted(op, r);
 	int old = r->refs;
 	bool added;
 	report(kobj_rc_add_not_zero(&r->refs, i, &added), old, &c);
@@ -181,7 +192,7 @@ bool (refcount_inc_not_zero)(refcount_t *r)
 
 static bool sub_and_test(int i, refcount_t *r, const char *op)
 {
-	struct kcall c = kobj_call(op);
+	struct kcall c = counted(op, r);
 	int old = r->refs;
 	bool zero;
 	report(kobj_rc_sub_and_test(&r->refs, i, &zero), old, &c);
@@ -200,7 +211,7 @@ bool (refcount_dec_and_test)(refcount_t *r)
 
 void (refcount_dec)(refcount_t *r)
 {
-	struct kcall c = kobj_call("refcount_dec");
+	struct kcall c = counted("refcount_dec", r);
 	int old = r->refs;
 
 	if (old <= 1) {
@@ -213,6 +224,7 @@ void (refcount_dec)(refcount_t *r)
 
 bool refcount_dec_if_one(refcount_t *r)
 {
+	kobj_sched_touch(KOBJ_RES_ADDRESS, (uintptr_t)r, true);
 	if (r->refs != 1)
 		return false;
 	r->refs = 0;
@@ -222,7 +234,7 @@ bool refcount_dec_if_one(refcount_t *r)
 /* As lib/refcount.c: on the unsigned value, so only 0 counts as an underflow here. */
 bool (refcount_dec_not_one)(refcount_t *r)
 {
-	struct kcall c = kobj_call("refcount_dec_not_one");
+	struct kcall c = counted("refcount_dec_not_one", r);
 	unsigned int val = (unsigned int)r->refs;
 
 	if (val == (unsigned int)REFCOUNT_SATURATED)
@@ -253,20 +265,22 @@ unsigned int kref_read(const struct kref *kref)
 
 void (kref_get)(struct kref *kref)
 {
-	struct kcall c = kobj_call("kref_get");
+	struct kcall c = counted("kref_get", &kref->refcount);
 	int old = kref->refcount.refs;
 	report(kobj_rc_add(&kref->refcount.refs, 1), old, &c);
 }
 
 int (kref_put)(struct kref *kref, void (*release)(struct kref *kref))
 {
-	struct kcall c = kobj_call("kref_put");
+	struct kcall c = counted("kref_put", &kref->refcount);
 	int old = kref->refcount.refs;
 	bool zero;
 
 	report(kobj_rc_sub_and_test(&kref->refcount.refs, 1, &zero), old, &c);
 	if (!zero)
 		return 0;
+	/* Another CPU may meet the count at 0 before the release has run. */
+	kobj_sched_point(&c, KOBJ_SCHED_DECREMENT);
 	if (release) {
 		kobj_callback_enter(c.w);
 		release(kref); /* may free the kref: not touched after this */
@@ -277,7 +291,7 @@ int (kref_put)(struct kref *kref, void (*release)(struct kref *kref))
 
 int (kref_get_unless_zero)(struct kref *kref)
 {
-	struct kcall c = kobj_call("kref_get_unless_zero");
+	struct kcall c = counted("kref_get_unless_zero", &kref->refcount);
 	int old = kref->refcount.refs;
 	bool added;
 	report(kobj_rc_add_not_zero(&kref->refcount.refs, 1, &added), old, &c);

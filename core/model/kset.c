@@ -111,6 +111,8 @@ static struct kobject *find_2_6_0(struct kcall *c, struct kset *kset, const char
 			return NULL;
 	}
 	struct kobject *found = member_named(kset, name);
+	if (found)
+		kobj_sched_point_on(c, KOBJ_SCHED_LOOKUP, found->kobj_id);
 	if (subsys) {
 		kobj_note_site_id(c->site);
 		(up_read)(&subsys->rwsem);
@@ -126,7 +128,7 @@ static struct kobject *find_today(struct kcall *c, struct kset *kset, const char
 	(spin_lock)(&kset->list_lock);
 	struct kobject *found = member_named(kset, name);
 	if (found) {
-		kobj_sched_point(c, KOBJ_SCHED_LOOKUP);
+		kobj_sched_point_on(c, KOBJ_SCHED_LOOKUP, found->kobj_id);
 		found = kobj_get_unless_zero_as(c, found, KOBJ_REF_LOOKUP);
 	}
 	kobj_note_site_id(c->site);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/model/model_internal.h"
+#include "core/model/sched.h"
 
 /* ============================================================================== init */
 
@@ -172,6 +173,8 @@ static void drop_one(struct kcall *c, const struct drop *d, struct drops *todo)
 	kobj_mirror(kobj_of(r), r);
 	if (!zero)
 		return;
+	/* Another CPU may find the object now, its count 0, before the release unlinks it. */
+	kobj_sched_point_on(c, KOBJ_SCHED_DECREMENT, r->id);
 	if (kobj_era_of(r)->may_delay_release && kobj_debugging(w, KOBJ_DEBUG_RELEASE))
 		kobj_release_later(c, r);
 	else
@@ -365,6 +368,39 @@ void kobj_release_without(struct kcall *c, struct kobj_record *r)
 
 /* =============================================================================== del */
 
+/* How a kset's list is locked for a change. */
+enum list_lock { LIST_UNLOCKED, LIST_RWSEM, LIST_SPINLOCK };
+
+/*
+ * lock_list() - take the lock that guards @kset's list: 2.6.0's subsystem rwsem, today's
+ * list_lock. Return: the lock taken; LIST_UNLOCKED if none could be (the caller already
+ * holds it, reported, or a deadlock), and the change goes on without.
+ */
+static enum list_lock lock_list(struct kcall *c, struct kset *kset,
+				const struct kobj_era_rules *rules)
+{
+	if (rules->locks_subsystem) {
+		struct subsystem *subsys = kset->subsys;
+		kobj_note_site_id(c->site);
+		return subsys && !rwsem_is_held(&subsys->rwsem) &&
+		       (down_write)(&subsys->rwsem) == 0 ? LIST_RWSEM : LIST_UNLOCKED;
+	}
+	bool held = kset->list_lock.holder == c->w->thread + 1;
+	kobj_note_site_id(c->site);
+	(spin_lock)(&kset->list_lock);
+	return !held && kset->list_lock.holder == c->w->thread + 1 ? LIST_SPINLOCK
+								     : LIST_UNLOCKED;
+}
+
+static void unlock_list(struct kcall *c, struct kset *kset, enum list_lock locked)
+{
+	kobj_note_site_id(c->site);
+	if (locked == LIST_RWSEM)
+		(up_write)(&kset->subsys->rwsem);
+	else
+		(spin_unlock)(&kset->list_lock);
+}
+
 void kobj_unlink(struct kcall *c, struct kobj_record *r)
 {
 	struct kobj_world *w = c->w;
@@ -377,25 +413,28 @@ void kobj_unlink(struct kcall *c, struct kobj_record *r)
 		kobj_trace_obj(c, r, "auto cleanup 'remove' event");
 		kobj_uevent_as(c, kobj, KOBJ_REMOVE, NULL);
 	}
-	/* an event callback may have deleted or released it meanwhile */
+	/* an event callback, or another thread while show() calls finished, may have
+	 * deleted or released it meanwhile */
+	while (!r->released && r->in_sysfs && kobj_sched_drain(c, r->id))
+		;
 	if (r->released || !r->in_sysfs)
 		return;
 	if (r->dir)
 		kobj_sysfs_remove(w, r->dir); /* its files and default groups go with it */
 	r->dir = NULL;
 	r->in_sysfs = false;
+	/* the tree changed now, though the DEL event comes after the kset's unlink */
+	kobj_sched_touch(KOBJ_RES_SYSFS, 0, true);
+	kobj_sched_touch(KOBJ_RES_OBJECT, r->id, true);
+	kobj_sched_point_on(c, KOBJ_SCHED_UNLINK, r->id);
 	struct kobj_record *kr = kobj_rec(w, r->kset);
 	struct kset *kset = kr ? container_of(kobj_of(kr), struct kset, kobj) : NULL;
-	struct subsystem *subsys = kset && rules->locks_subsystem ? kset->subsys : NULL;
 	/* a removal cannot be refused: without the lock (reported), it goes on */
-	kobj_note_site_id(c->site);
-	bool locked = subsys && !rwsem_is_held(&subsys->rwsem) && (down_write)(&subsys->rwsem) == 0;
+	enum list_lock locked = kset ? lock_list(c, kset, rules) : LIST_UNLOCKED;
 	if (kset)
 		list_del_init(&kobj->entry);
-	if (locked) {
-		kobj_note_site_id(c->site);
-		(up_write)(&subsys->rwsem);
-	}
+	if (locked)
+		unlock_list(c, kset, locked);
 	kobj_log_call(c, KOBJ_EV_DEL, r, 0);
 	kobj_mirror(kobj, r);
 	if (rules->del_drops_holds) { /* today's __kobject_del leaves the kset */
@@ -570,12 +609,15 @@ int kobj_add_as(struct kcall *c, struct kobject *kobj)
 			return -EDEADLK;
 		}
 	}
+	enum list_lock locked = kset && !subsys ? lock_list(c, kset, rules) : LIST_UNLOCKED;
 	if (kset)
 		list_add_tail(&kobj->entry, &kset->list);
 	if (subsys) {
 		kobj_note_site_id(c->site);
 		(up_write)(&subsys->rwsem);
 	}
+	if (locked)
+		unlock_list(c, kset, locked);
 	kobj->parent = parent;
 	if (rules->traces)
 		kobj_trace_obj(c, r, "kobject_add_internal: parent: '%s', set: '%s'",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/model/model_internal.h"
+#include "core/model/sched.h"
 
 #define DEFAULT_SEED 0x6b6f626a656374ull /* "kobject" */
 
@@ -38,6 +39,7 @@ static void free_model(struct kobj_world *w, void *state)
 	kobj_events_free(w);
 	kobj_trace_free(w);
 	kobj_quarantine_free(w);
+	kobj_sched_free(w);
 	kobj_xfree(m);
 	w->layers[KOBJ_LAYER_MODEL] = NULL;
 }
@@ -72,11 +74,14 @@ bool kobj_debugging(const struct kobj_world *w, unsigned flag)
 
 /* ====================================================================== the call */
 
+/* Every kernel-named call begins at a scheduling point: another CPU may run first. */
 struct kcall kobj_call(const char *op)
 {
 	struct kobj_world *w = kobj_world_current();
 	unsigned site = kobj_take_site(w);
-	return (struct kcall){ .w = w, .site = site, .op = op, .lua = !w->site_from_c };
+	struct kcall c = { .w = w, .site = site, .op = op, .lua = !w->site_from_c };
+	kobj_sched_point(&c, KOBJ_SCHED_CALL);
+	return c;
 }
 
 struct kcall kobj_call_in(struct kobj_world *w, unsigned site, const char *op)
@@ -101,6 +106,7 @@ struct kobj_record *kobj_rec_of(const struct kobj_world *w, const struct kobject
 	struct kobj_record *r = kobj_rec(w, kobj->kobj_id);
 	if (!r || r->ptr != kobj || r->memory_gone || r->kind == KOBJ_KIND_MODULE)
 		return NULL;
+	kobj_sched_touch(KOBJ_RES_OBJECT, r->id, false);
 	return r;
 }
 

@@ -257,6 +257,8 @@ void kobj_quarantine_free(struct kobj_world *w);
 
 void kobj_modules_free(struct kobj_world *w);
 void kobj_trackers_free(struct kobj_world *w);
+/* The scheduler's state in the model (sched.c): files being read or written. */
+void kobj_sched_free(struct kobj_world *w);
 void kobj_trace_free(struct kobj_world *w);
 void kobj_events_free(struct kobj_world *w);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/model/model_internal.h"
+#include "core/model/sched.h"
 
 struct module *(module_load)(const char *name, int *err)
 {
@@ -77,12 +78,19 @@ static void count(struct kcall *c, struct module *mod, int delta, enum kobj_even
 	r->refcount = mod->refcnt += delta;
 }
 
+/* The module's state and count are read or changed now: the explorer orders such steps. */
+static void touch(const struct module *mod, bool write)
+{
+	kobj_sched_touch(KOBJ_RES_OBJECT, mod->id, write);
+}
+
 bool (try_module_get)(struct module *mod)
 {
 	struct kcall c = kobj_call("try_module_get");
 
 	if (!mod)
 		return true;
+	touch(mod, false);
 	if (gone(&c, mod) || mod->state != MODULE_STATE_LIVE)
 		return false;
 	const struct kobj_holder h = { KOBJ_REF_MODULE, 0, c.site, c.op };
@@ -98,7 +106,10 @@ void (module_put)(struct module *mod)
 	char where[256];
 	unsigned e;
 
-	if (!mod || gone(&c, mod))
+	if (!mod)
+		return;
+	touch(mod, false);
+	if (gone(&c, mod))
 		return;
 	struct kobj_record *r = kobj_rec(c.w, mod->id);
 	enum kobj_pick pick = kobj_ledger_pick(c.w, r, c.site, c.lua, &e);
@@ -127,6 +138,7 @@ int (module_unload)(struct module *mod)
 
 	if (!mod)
 		return -EINVAL;
+	touch(mod, true);
 	if (mod->state != MODULE_STATE_LIVE)
 		return -ENOENT;
 	if (mod->refcnt > 0) {
@@ -141,6 +153,8 @@ int (module_unload)(struct module *mod)
 		return -EBUSY;
 	}
 	mod->state = MODULE_STATE_GOING;
+	/* From here try_module_get() fails; a user that found the module before may not. */
+	kobj_sched_point_on(&c, KOBJ_SCHED_GOING, mod->id);
 	if (mod->exit) {
 		kobj_callback_enter(c.w);
 		mod->exit(mod);

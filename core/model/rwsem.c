@@ -53,13 +53,26 @@ static bool write_free(const void *p)
 	return !sem->writer && !sem->readers;
 }
 
+static unsigned rwsem_holders(const void *p)
+{
+	const struct rw_semaphore *sem = p;
+	return sem->readers | (sem->writer ? bit(sem->writer - 1) : 0);
+}
+
+/* The lock changes hands: the explorer orders steps that do this to one lock. */
+static void touch(const void *lock)
+{
+	kobj_sched_touch(KOBJ_RES_ADDRESS, (uintptr_t)lock, true);
+}
+
 int (down_read)(struct rw_semaphore *sem)
 {
 	struct kcall c = kobj_call("down_read");
 	if (rwsem_is_held(sem))
 		return refuse_recursion(&c, "the semaphore");
-	if (kobj_sched_wait(&c, sem, read_free))
+	if (kobj_sched_wait(&c, sem, read_free, rwsem_holders))
 		return -EDEADLK;
+	touch(sem);
 	sem->readers |= bit(c.w->thread);
 	sem->acquired++;
 	return 0;
@@ -70,8 +83,9 @@ int (down_write)(struct rw_semaphore *sem)
 	struct kcall c = kobj_call("down_write");
 	if (rwsem_is_held(sem))
 		return refuse_recursion(&c, "the semaphore");
-	if (kobj_sched_wait(&c, sem, write_free))
+	if (kobj_sched_wait(&c, sem, write_free, rwsem_holders))
 		return -EDEADLK;
+	touch(sem);
 	sem->writer = c.w->thread + 1;
 	sem->acquired++;
 	return 0;
@@ -79,6 +93,7 @@ int (down_write)(struct rw_semaphore *sem)
 
 int down_read_trylock(struct rw_semaphore *sem)
 {
+	touch(sem);
 	if (rwsem_is_held(sem) || !read_free(sem))
 		return 0;
 	sem->readers |= bit(current_thread());
@@ -88,6 +103,7 @@ int down_read_trylock(struct rw_semaphore *sem)
 
 int down_write_trylock(struct rw_semaphore *sem)
 {
+	touch(sem);
 	if (rwsem_is_held(sem) || !write_free(sem))
 		return 0;
 	sem->writer = current_thread() + 1;
@@ -100,6 +116,7 @@ void (up_read)(struct rw_semaphore *sem)
 	struct kcall c = kobj_call("up_read");
 	if (!(sem->readers & bit(c.w->thread)))
 		return;
+	touch(sem);
 	sem->readers &= ~bit(c.w->thread);
 	kobj_sched_point(&c, KOBJ_SCHED_UNLOCK);
 }
@@ -109,6 +126,7 @@ void (up_write)(struct rw_semaphore *sem)
 	struct kcall c = kobj_call("up_write");
 	if (sem->writer != c.w->thread + 1)
 		return;
+	touch(sem);
 	sem->writer = 0;
 	kobj_sched_point(&c, KOBJ_SCHED_UNLOCK);
 }
@@ -125,6 +143,12 @@ static bool spin_free(const void *p)
 	return !((const spinlock_t *)p)->holder;
 }
 
+static unsigned spin_holders(const void *p)
+{
+	unsigned holder = ((const spinlock_t *)p)->holder;
+	return holder ? bit(holder - 1) : 0;
+}
+
 void (spin_lock)(spinlock_t *lock)
 {
 	struct kcall c = kobj_call("spin_lock");
@@ -132,8 +156,9 @@ void (spin_lock)(spinlock_t *lock)
 		refuse_recursion(&c, "the spinlock");
 		return;
 	}
-	if (kobj_sched_wait(&c, lock, spin_free))
+	if (kobj_sched_wait(&c, lock, spin_free, spin_holders))
 		return;
+	touch(lock);
 	lock->holder = c.w->thread + 1;
 }
 
@@ -142,6 +167,7 @@ void (spin_unlock)(spinlock_t *lock)
 	struct kcall c = kobj_call("spin_unlock");
 	if (lock->holder != c.w->thread + 1)
 		return;
+	touch(lock);
 	lock->holder = 0;
 	kobj_sched_point(&c, KOBJ_SCHED_UNLOCK);
 }

@@ -13,15 +13,33 @@
 #include <string.h>
 
 #include "core/model/model_internal.h"
+#include "core/model/sched.h"
+
+/*
+ * A read or write by user space begins: a scheduling point (another CPU may remove the
+ * file first), and the tree is read. Nothing happens with one thread.
+ */
+static void user_access(const char *op)
+{
+	if (!kobj_sched_hooks)
+		return;
+	struct kcall c = kobj_call(op);
+	(void)c;
+	kobj_sched_touch(KOBJ_RES_SYSFS, 0, false);
+}
 
 /* The file at @path if its mode has a bit of @need; Return: it, or NULL with *@err. */
 static const struct sysfs_dirent *find_file(const struct kobj_world *w, const char *path,
 					    unsigned need, ssize_t *err)
 {
+	user_access(need & 0222 ? "sysfs_write" : "sysfs_read");
 	const struct sysfs_dirent *d = sysfs_lookup(w, path);
 	*err = !d ? -ENOENT : sysfs_dirent_type(d) == SYSFS_DIR ? -EISDIR
 	       : !(sysfs_dirent_mode(d) & need) ? -EACCES : 0;
-	return *err ? NULL : d;
+	if (*err)
+		return NULL;
+	kobj_sched_touch(KOBJ_RES_OBJECT, sysfs_dirent_obj(d), false);
+	return d;
 }
 
 /* The ops that serve the attribute file @d; Return: ops, or NULL with *@err = -EIO. */
@@ -44,6 +62,20 @@ static char *new_page(size_t pages)
 		abort();
 	}
 	return memset(page, 0, pages * PAGE_SIZE);
+}
+
+/* A callback of the file @d runs: kernfs holds an active reference on it meanwhile, which
+ * a removal of the directory waits for. */
+static void callback_enter(struct kobj_world *w, const struct sysfs_dirent *d)
+{
+	kobj_sched_active(w, sysfs_dirent_obj(d), true);
+	kobj_callback_enter(w);
+}
+
+static void callback_leave(struct kobj_world *w, unsigned obj)
+{
+	kobj_callback_leave(w);
+	kobj_sched_active(w, obj, false);
 }
 
 /* show() filled more than the page holds: the kernel's complaint, then it cuts. */
@@ -74,9 +106,9 @@ static ssize_t show(struct kobj_world *w, const struct sysfs_dirent *d, char **p
 	unsigned obj = sysfs_dirent_obj(d);
 	sysfs_dirent_path(d, shown, sizeof(shown));
 	*page = new_page(1);
-	kobj_callback_enter(w);
+	callback_enter(w, d);
 	ssize_t n = ops->show(sysfs_dirent_kobj(d), sysfs_dirent_attr(d), *page);
-	kobj_callback_leave(w);
+	callback_leave(w, obj);
 	if (n >= PAGE_SIZE) {
 		bad_count(w, obj, shown, ops == &kobj_sysfs_ops, n);
 		n = PAGE_SIZE - 1; /* the kernel truncates a bad count the same way */
@@ -126,9 +158,10 @@ static ssize_t bin_read(struct kobj_world *w, const struct sysfs_dirent *d, char
 	if (!count)
 		return 0;
 	char *page = new_page(1);
-	kobj_callback_enter(w);
+	unsigned obj = sysfs_dirent_obj(d);
+	callback_enter(w, d);
 	ssize_t n = b->read(NULL, sysfs_dirent_kobj(d), b, page, pos, count);
-	kobj_callback_leave(w);
+	callback_leave(w, obj);
 	if (n > (ssize_t)count) {
 		bin_overread(w, d, n, count, pos);
 		n = (ssize_t)count;
@@ -160,9 +193,10 @@ static ssize_t bin_write(struct kobj_world *w, const struct sysfs_dirent *d, con
 		return 0;
 	char *page = new_page(2);
 	memcpy(page, buf, count);
-	kobj_callback_enter(w);
+	unsigned obj = sysfs_dirent_obj(d);
+	callback_enter(w, d);
 	ssize_t n = b->write(NULL, sysfs_dirent_kobj(d), b, page, pos, count);
-	kobj_callback_leave(w);
+	callback_leave(w, obj);
 	free(page);
 	return n;
 }
@@ -249,9 +283,10 @@ ssize_t sysfs_write_at(const struct kobj_world *cw, const char *path, const char
 		count = PAGE_SIZE - 1;
 	char *page = new_page(1);
 	memcpy(page, buf, count);
-	kobj_callback_enter(w);
+	unsigned obj = sysfs_dirent_obj(d);
+	callback_enter(w, d);
 	ssize_t n = ops->store(sysfs_dirent_kobj(d), sysfs_dirent_attr(d), page, count);
-	kobj_callback_leave(w);
+	callback_leave(w, obj);
 	free(page);
 	return n;
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/model/sched.h"
 #include "core/report/report.h"
 
 void kobj_event_ref_text(const struct kobj_world *w, const struct kobj_event *ev, char *buf,
@@ -51,6 +52,9 @@ void kobj_event_print(const struct kobj_world *w, const struct kobj_event *ev, F
 		hp = kobj_hotplug_at(w, ev->aux);
 		fprintf(out, " '%s'  %s %s", r ? r->name : "", hp ? hp->action : "?",
 			hp ? hp->devpath : "?");
+		break;
+	case KOBJ_EV_SCHED:
+		fprintf(out, " '%s'  sched: %s", r ? r->name : "", kobj_sched_what_name(ev->aux));
 		break;
 	case KOBJ_EV_SET_NAME:
 		fprintf(out, " '%s'  set_name", r ? r->name : "");

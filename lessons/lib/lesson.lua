@@ -320,9 +320,41 @@ function expect.takes(obj, n, fn, opts)
   end)
 end
 
+-- threads_text(): what each simulated thread did, in the order it came, from the log (of
+-- the run that explore(), replay() or run_threads() left): each call a thread made, then
+-- its events, the steps it waited at, and modules going.
+function threads_text()
+  local lines = {}
+  for _, ev in ipairs(log()) do
+    local obj = ev.object and " '" .. ev.object .. "'" or ""
+    if ev.thread and ev.kind == "sched" and ev.what == "call" then
+      lines[#lines + 1] = string.format("  thread %d  %s()", ev.thread, ev.op)
+    elseif ev.thread and ev.kind == "sched" and ev.what == "wait" then
+      lines[#lines + 1] = string.format("  thread %d      waits for a lock", ev.thread)
+    elseif ev.thread and ev.kind == "sched" and ev.what == "going" then
+      lines[#lines + 1] = string.format("  thread %d      going%s", ev.thread, obj)
+    elseif ev.thread and ev.kind ~= "sched" then
+      lines[#lines + 1] = string.format("  thread %d      %s%s", ev.thread,
+                                        ev.tag and "! " .. ev.tag or ev.kind, obj)
+    end
+  end
+  return table.concat(lines, "\n")
+end
+
+-- expect.every_schedule(result, who): explore()'s @result found no failing schedule.
+-- Otherwise the message names the schedule, what went wrong (without its traceback)
+-- and what each thread did in that run, which explore() left as the world.
+function expect.every_schedule(result, who)
+  if result.ok then return end
+  local failure = result.failure:gsub("\nstack traceback:.*", "")
+  fail("under schedule %s %s go wrong:\n%s\nwhat the threads did in that run:\n%s",
+       result.schedule, who, failure, threads_text())
+end
+
 -- Short names for what demos show.
 function show_tree(path) print(tree(path)) end
 function show_log(n) print(log_text(n)) end
 function show_diagnostics() print(diag_text()) end
 function show_leaks() print(leak_report()) end
+function show_threads() print(threads_text()) end
 function step(title) print("\n== " .. title) end

@@ -136,6 +136,45 @@
 ---@field name (fun(kobj: kobject): string)|nil
 ---@field uevent (fun(kobj: kobject, env: kobj_uevent_env): integer)|nil
 
+---A lock of a program's own (new_spinlock); a kset's list_lock is taken through the kset.
+---@class spinlock_t: userdata
+
+---A reader/writer semaphore of a program's own (new_rwsem); a subsystem's through it.
+---@class rw_semaphore: userdata
+
+---What explore() found.
+---@class race_result
+---@field ok boolean no schedule failed
+---@field schedule string|nil the first failing schedule: the thread of each step ("1112")
+---@field failure string|nil what went wrong in it: a diagnostic, a thread's error, a check
+---@field schedules integer the schedules run
+---@field naive integer|number the interleavings of the first run's steps: what running every order would take
+---@field failing integer the schedules that failed (all of them with all = true)
+---@field complete boolean every schedule the options allow was run, or a failure found
+---@field failures string[]|nil with all = true: every distinct failure
+
+---What one run of threads did (replay, run_threads).
+---@class race_run
+---@field ok boolean
+---@field schedule string the run's schedule, shortest form
+---@field failure string|nil the first failure
+---@field steps integer steps taken by all threads
+---@field deadlock boolean threads waited for each other (their waits failed)
+---@field error string|nil a step of the schedule named a thread that could not run
+
+---explore{} as a table: the threads as a list, and options.
+---@class race_program
+---@field setup (fun(): ...)|nil makes the objects of one run, in a fresh world; its results are each thread's arguments
+---@field teardown fun(...)|nil after the threads, before the checks
+---@field check (fun(...): any)|nil false or nil (or a message) fails the run
+---@field reduce boolean|nil partial-order reduction (default true); false: every interleaving
+---@field preemptions integer|nil at most this many preemptions per schedule
+---@field max_schedules integer|nil stop after this many schedules (default 100000)
+---@field all boolean|nil go on after a failure, collecting every distinct one
+---@field leaks boolean|nil objects left at the end fail the run (default true)
+---@field allow string[]|nil diagnostic tags that are no failure ("module-in-use")
+---@field [integer] fun(...)
+
 ---@class kobj_event one line of the event log
 ---@field seq integer
 ---@field kind string "init", "get", "put", "add", "del", "release", "hotplug", "diag", ...
@@ -156,6 +195,7 @@
 ---@field tag string|nil a diagnostic's tag
 ---@field action string|nil a hotplug event's action
 ---@field devpath string|nil
+---@field what string|nil a scheduling point's next step: "call", "lookup", "unlock", "decrement", "unlink", "wait", "going"
 
 ---@class kobj_diagnostic
 ---@field tag string such as "double-put", "leak", "no-release"
@@ -294,10 +334,11 @@ function new_kref(container, member) end
 
 ---A live module with no users.
 ---@param name string
+---@param exit? fun(mod: module) run by module_unload() while the module is going
 ---@return module|nil
 ---@return string? reason
 ---@return errno? err
-function module_load(name) end
+function module_load(name, exit) end
 
 -- =================================================================== kobject calls
 
@@ -729,3 +770,57 @@ function pr_warn(fmt, ...) end
 function pr_info(fmt, ...) end
 ---@param fmt string
 function pr_debug(fmt, ...) end
+
+-- ========================================================================== threads
+
+---Queues a simulated kernel thread that runs fn(...); run_threads() runs them.
+---@param fn fun(...)
+---@return integer # its number: 1, 2, ...
+function spawn(fn, ...) end
+
+---Runs the spawned threads to their end in the current world, switching only at
+---scheduling points: by the rule (each thread on until it finishes or waits, then the
+---lowest that can run), or as @schedule says (the thread of each step, "1121").
+---@param schedule? string
+---@return race_run
+function run_threads(schedule) end
+
+---Runs the threads under every schedule that matters, each run in a fresh world.
+---@param setup race_program|fun(): ...
+---@param ... fun(...) the threads
+---@return race_result
+function explore(setup, ...) end
+
+---One run under @schedule, in a fresh world that stays: the last explore()'s threads,
+---or those given.
+---@param schedule string
+---@param setup? fun(): ...
+---@param ... fun(...)
+---@return race_run
+function replay(schedule, setup, ...) end
+
+---@return integer # the simulated thread running this code (0: the main program)
+function current_thread() end
+
+---@param lock kset|spinlock_t a kset's list_lock, or a lock of your own
+function spin_lock(lock) end
+---@param lock kset|spinlock_t
+function spin_unlock(lock) end
+---@param sem subsystem|rw_semaphore a subsystem's rwsem, or one of your own
+---@return errno # 0, or -EDEADLK
+function down_read(sem) end
+---@param sem subsystem|rw_semaphore
+---@return errno
+function down_write(sem) end
+---@param sem subsystem|rw_semaphore
+function up_read(sem) end
+---@param sem subsystem|rw_semaphore
+function up_write(sem) end
+---Whether the running thread holds the lock (lockdep_is_held in C).
+---@param lock kset|spinlock_t|subsystem|rw_semaphore
+---@return boolean
+function lockdep_is_held(lock) end
+---@return spinlock_t
+function new_spinlock() end
+---@return rw_semaphore
+function new_rwsem() end

@@ -22,6 +22,7 @@
 ---@field not_in_sysfs fun(path: string)
 ---@field drops fun(obj: kobject|kset|subsystem, n: integer, fn: function, holder?: string|lesson_expect_opts)
 ---@field takes fun(obj: kobject|kset|subsystem, n: integer, fn: function, opts?: lesson_expect_opts)
+---@field every_schedule fun(result: race_result, who: string) explore() found no failing schedule
 
 ---@class lesson_expect_opts
 ---@field prefix string|nil goes in front of the failure message
@@ -101,6 +102,10 @@ function show_tree(path) end
 function show_log(n) end
 function show_diagnostics() end
 function show_leaks() end
+---What each simulated thread did, from the log: its calls, events and waits.
+---@return string
+function threads_text() end
+function show_threads() end
 ---A heading for the next step of a demo.
 ---@param title string
 function step(title) end

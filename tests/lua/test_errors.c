@@ -61,7 +61,7 @@ static const char *const fuzz =
 	"  true, print, coroutine.create(print), io.stdout, live, stale, bus, bus.kset, ks,\n"
 	"  kt, m, ks.kobj, attr, grp, dks, dyn, sdyn, member, ref, env, kobj_sysfs_ops,\n"
 	"  kernel_kobj, 'add', { attr }, { grp }, { 'A=b' }, '0644' }\n"
-	"local skip = { reset = true }\n"
+	"local skip = { reset = true, explore = true, replay = true } -- a world each run\n"
 	"local names = {}\n"
 	"for name in pairs(kobject) do names[#names + 1] = name end\n"
 	"table.sort(names)\n"
