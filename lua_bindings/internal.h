@@ -179,6 +179,7 @@ struct kl_creating {
 
 /* One per Lua state: a full userdata in the registry whose __gc frees everything. */
 struct kl_ctx {
+	const void *mark;       /* marks a context among userdata upvalues (kl_ctx_quick) */
 	struct kobj_world *world;
 	lua_State *L;           /* the main thread: callbacks run there */
 	unsigned gen;           /* bumped by reset(); handles of older worlds are stale */
@@ -229,6 +230,8 @@ enum {
 /* init.c */
 struct kl_ctx *kl_getctx(lua_State *L);          /* raises if the module is not open */
 struct kl_ctx *kl_findctx(lua_State *L);         /* NULL if not open */
+/* The same, read first from the running function's upvalue 1 (the module's functions). */
+struct kl_ctx *kl_ctx_quick(lua_State *L);
 void kl_push_slot(lua_State *L, int slot);       /* [] -> [store[slot]] */
 void kl_push_data(lua_State *L, struct kl_node *n); /* [] -> [data table or nil] */
 void kl_data_table(lua_State *L, struct kl_node *n); /* [] -> [data table], made if absent */
