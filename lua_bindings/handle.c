@@ -322,20 +322,15 @@ void kl_push_addr(lua_State *L, struct kl_ctx *ctx, const void *addr, enum kl_ty
 
 struct kl_handle *kl_tohandle(lua_State *L, int idx)
 {
-	void *p = lua_touserdata(L, idx);
-	if (!p || lua_rawlen(L, idx) != sizeof(struct kl_handle) || !lua_getmetatable(L, idx))
+	struct kl_handle *h = lua_touserdata(L, idx);
+	/* a userdata of a handle's size may hold anything: the type is bounded first */
+	if (!h || lua_rawlen(L, idx) != sizeof(*h) || (unsigned)h->type >= KL_NTYPES ||
+	    !lua_getmetatable(L, idx))
 		return NULL;
-	for (int t = 0; t < KL_NTYPES; t++) {
-		luaL_getmetatable(L, kl_type_names[t]);
-		if (lua_rawequal(L, -1, -2)) {
-			lua_pop(L, 2);
-			struct kl_handle *h = p;
-			return h->type == (enum kl_type)t ? h : NULL;
-		}
-		lua_pop(L, 1);
-	}
+	const void *meta = lua_topointer(L, -1);
 	lua_pop(L, 1);
-	return NULL;
+	struct kl_ctx *ctx = kl_ctx_quick(L);
+	return ctx && meta == ctx->meta[h->type] ? h : NULL;
 }
 
 /* What to write instead, when a handle of one type is passed where another is needed. */

@@ -387,6 +387,11 @@ int luaopen_kobject(lua_State *L)
 	lua_pushcfunction(L, l_reset);
 	lua_setfield(L, -2, "reset");
 	with_context(L, ctx);
+	for (int t = 0; t < KL_NTYPES; t++) {
+		luaL_getmetatable(L, kl_type_names[t]);
+		ctx->meta[t] = lua_topointer(L, -1);
+		lua_pop(L, 1);
+	}
 	lua_pushvalue(L, -1);
 	lua_rawseti(L, -3, KL_SLOT_MODULE);
 	lua_remove(L, -2);                              /* [mod] */

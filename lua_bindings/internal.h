@@ -180,6 +180,7 @@ struct kl_creating {
 /* One per Lua state: a full userdata in the registry whose __gc frees everything. */
 struct kl_ctx {
 	const void *mark;       /* marks a context among userdata upvalues (kl_ctx_quick) */
+	const void *meta[KL_NTYPES]; /* each type's metatable, by address (kl_tohandle) */
 	struct kobj_world *world;
 	lua_State *L;           /* the main thread: callbacks run there */
 	unsigned gen;           /* bumped by reset(); handles of older worlds are stale */
