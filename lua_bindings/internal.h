@@ -198,6 +198,9 @@ struct kl_ctx {
 	struct kl_string *strings;
 	const char *file;       /* the origin of the binding call in progress */
 	int line;
+	const char *last_source; /* the last named chunk kl_note met (origin.c) */
+	size_t last_srclen;
+	const char *last_file;  /* its name, interned */
 	void (*on_diag)(const struct kobj_diag *d, void *ctx);
 	void *on_diag_ctx;
 };

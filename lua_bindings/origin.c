@@ -42,6 +42,27 @@ static const char *chunk_name(const lua_Debug *ar)
 	return ar->short_src;
 }
 
+/*
+ * The interned name of @ar's chunk. The last named chunk ("@file", "=stdin") is
+ * remembered by its source's address and checked by its text (that memory may hold
+ * another source later), so the calls of one script intern nothing.
+ */
+static const char *chunk_file(lua_State *L, struct kl_ctx *ctx, const lua_Debug *ar)
+{
+	bool named = ar->source && (ar->source[0] == '@' || ar->source[0] == '=');
+
+	if (named && ar->source == ctx->last_source && ar->srclen == ctx->last_srclen &&
+	    memcmp(ar->source + 1, ctx->last_file, ar->srclen - 1) == 0)
+		return ctx->last_file;
+	const char *file = kl_intern(L, ctx, chunk_name(ar));
+	if (named) {
+		ctx->last_source = ar->source;
+		ctx->last_srclen = ar->srclen;
+		ctx->last_file = file;
+	}
+	return file;
+}
+
 void kl_note(lua_State *L, struct kl_ctx *ctx)
 {
 	lua_Debug ar;
@@ -53,7 +74,7 @@ void kl_note(lua_State *L, struct kl_ctx *ctx)
 	for (int level = 1; lua_getstack(L, level, &ar); level++) {
 		if (!lua_getinfo(L, "Sl", &ar) || strcmp(ar.what, "C") == 0)
 			continue;
-		ctx->file = kl_intern(L, ctx, chunk_name(&ar));
+		ctx->file = chunk_file(L, ctx, &ar);
 		ctx->line = ar.currentline > 0 ? ar.currentline : 0;
 		return;
 	}
