@@ -177,6 +177,14 @@ struct kl_creating {
 	struct kl_creating *outer;
 };
 
+/* A script line's site in the world of generation @gen (origin.c). */
+struct kl_site_memo {
+	const char *file;
+	int line;
+	unsigned site, gen;
+};
+#define KL_SITE_MEMO 64
+
 /* One per Lua state: a full userdata in the registry whose __gc frees everything. */
 struct kl_ctx {
 	const void *mark;       /* marks a context among userdata upvalues (kl_ctx_quick) */
@@ -201,6 +209,7 @@ struct kl_ctx {
 	const char *last_source; /* the last named chunk kl_note met (origin.c) */
 	size_t last_srclen;
 	const char *last_file;  /* its name, interned */
+	struct kl_site_memo sites[KL_SITE_MEMO];
 	void (*on_diag)(const struct kobj_diag *d, void *ctx);
 	void *on_diag_ctx;
 };

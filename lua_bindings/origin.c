@@ -72,7 +72,7 @@ void kl_note(lua_State *L, struct kl_ctx *ctx)
 	/* Level 1 is whoever called the binding; C functions (pcall, metamethod glue) are
 	 * skipped up to the first Lua function. */
 	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		if (!lua_getinfo(L, "Sl", &ar) || strcmp(ar.what, "C") == 0)
+		if (!lua_getinfo(L, "Sl", &ar) || ar.what[0] == 'C')
 			continue;
 		ctx->file = chunk_file(L, ctx, &ar);
 		ctx->line = ar.currentline > 0 ? ar.currentline : 0;
@@ -80,11 +80,26 @@ void kl_note(lua_State *L, struct kl_ctx *ctx)
 	}
 }
 
+/* The site of ctx->file:ctx->line in the world, remembered by line for the world's life,
+ * so that a loop's calls intern it once. */
+static unsigned noted_site(struct kl_ctx *ctx)
+{
+	struct kl_site_memo *m = &ctx->sites[(unsigned)ctx->line % KL_SITE_MEMO];
+
+	if (m->gen != ctx->gen || m->file != ctx->file || m->line != ctx->line) {
+		m->site = kobj_site(ctx->world, ctx->file, ctx->line, NULL);
+		m->file = ctx->file;
+		m->line = ctx->line;
+		m->gen = ctx->gen;
+	}
+	return m->site;
+}
+
 void kl_enter(lua_State *L, struct kl_ctx *ctx)
 {
 	kl_note(L, ctx); /* the last step that may raise */
 	kobj_world_use(ctx->world);
-	kobj_note_origin(ctx->file, ctx->line);
+	kobj_note_site_id(noted_site(ctx));
 	ctx->busy++;
 }
 
