@@ -184,7 +184,9 @@ unsigned kobj_op_code_slow(const char *name);
 static inline unsigned kobj_op_code(const char *name)
 {
 	const struct kobj_op_slot *s = &kobj_op_cache[((uintptr_t)name >> 3) % KOBJ_OP_CACHE];
-	return name && s->name == name ? s->code : kobj_op_code_slow(name);
+	if (!name)
+		return 0;
+	return s->name == name ? s->code : kobj_op_code_slow(name);
 }
 const char *kobj_op_name(unsigned code);
 
