@@ -62,6 +62,7 @@ void bench_start(const struct bench_size *s);      /* start_row.c */
 /* The anchors (anchors.c). */
 double anchor_gobject_pair(void *n);   /* g_object_ref + g_object_unref, per pair */
 double anchor_atomic_pair(void *n);    /* atomic inc + dec-and-test, per pair */
+double anchor_new_memory(void *n);     /* 64 bytes written to memory never used, per op */
 double anchor_gobject_new(void *n);    /* g_object_new, seconds for *(size_t *)n */
 double anchor_gobject_bytes(void *n);  /* heap bytes per GObject */
 

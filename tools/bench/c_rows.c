@@ -57,6 +57,12 @@ void bench_c_pairs(const struct bench_size *s)
 	bench_pair(&row, s->reps, pairs, &on, anchor_gobject_pair, &n);
 	bench_print(&row);
 	row = (struct bench_row){
+		.what = "the same pair", .anchor = "64 bytes written to new memory (its two events)",
+		.unit = "ns", .scale = 1e9, .kind = GOAL_NONE,
+	};
+	bench_pair(&row, s->reps, pairs, &on, anchor_new_memory, &n);
+	bench_print(&row);
+	row = (struct bench_row){
 		.what = "C get+put pair, log off", .anchor = "C11 atomic inc + dec-and-test",
 		.unit = "ns", .scale = 1e9, .kind = GOAL_RATIO, .goal = 1.2,
 		.goal_text = "<= 1.2x atomic",
