@@ -58,21 +58,27 @@ double anchor_atomic_pair(void *arg)
 	return t / (double)n;
 }
 
-/* The floor of a log that keeps every event: 64 bytes (two 32-byte events) written to
- * memory the process never used, allocated in chunks as the log allocates its own. */
+/* The floor of work that keeps what it records: @bytes per op written to memory the
+ * process never used, allocated in chunks as the log allocates its own. */
 double anchor_new_memory(void *arg)
 {
 	enum { CHUNK = 256 * 1024 };
-	size_t n = *(size_t *)arg, nchunks = n * 64 / CHUNK + 1;
+	const struct new_memory *m = arg;
+	size_t n = m->n, bytes = m->bytes, nchunks = n * bytes / CHUNK + 1;
 	char **chunks = calloc(nchunks, sizeof(*chunks));
-	if (!chunks)
+	if (!chunks || !bytes || bytes > CHUNK)
 		abort();
 	double t0 = bench_now();
-	for (size_t i = 0; i < n; i++) {
-		size_t at = i * 64;
-		if (at % CHUNK == 0 && !(chunks[at / CHUNK] = malloc(CHUNK)))
-			abort();
-		memset(chunks[at / CHUNK] + at % CHUNK, (int)i, 64);
+	for (size_t i = 0, at = 0; i < n; i++) {
+		for (size_t left = bytes; left;) {
+			size_t k = at / CHUNK, room = CHUNK - at % CHUNK;
+			size_t len = left < room ? left : room;
+			if (!chunks[k] && !(chunks[k] = malloc(CHUNK)))
+				abort();
+			memset(chunks[k] + at % CHUNK, (int)i, len);
+			at += len;
+			left -= len;
+		}
 	}
 	double t = bench_now() - t0;
 	for (size_t i = 0; i < nchunks; i++)

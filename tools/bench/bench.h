@@ -55,14 +55,17 @@ void bench_print(const struct bench_row *row);
 void bench_c_pairs(const struct bench_size *s);    /* c_rows.c */
 void bench_build(const struct bench_size *s);      /* build_rows.c */
 void bench_growth(const struct bench_size *s);     /* build_rows.c: its own table */
-void bench_dot(const struct bench_size *s);        /* dot_rows.c */
+void bench_dot(const struct bench_size *s);        /* view_rows.c: DOT and text views */
 void bench_lua(const struct bench_size *s);        /* lua_rows.c */
 void bench_start(const struct bench_size *s);      /* start_row.c */
 
 /* The anchors (anchors.c). */
 double anchor_gobject_pair(void *n);   /* g_object_ref + g_object_unref, per pair */
 double anchor_atomic_pair(void *n);    /* atomic inc + dec-and-test, per pair */
-double anchor_new_memory(void *n);     /* 64 bytes written to memory never used, per op */
+struct new_memory {
+	size_t n, bytes;
+};
+double anchor_new_memory(void *m);     /* m->bytes written to memory never used, per op */
 double anchor_gobject_new(void *n);    /* g_object_new, seconds for *(size_t *)n */
 double anchor_gobject_bytes(void *n);  /* heap bytes per GObject */
 

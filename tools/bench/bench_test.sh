@@ -9,6 +9,8 @@ rows=(
 	"the same pair" "build 3000 kobjects under one kset" "heap per kobject, log on"
 	"heap per kobject, log off" "DOT of 1000 objects: members of one kset"
 	"DOT of 1000 objects: a chain of parents" "DOT of 1000 objects: ksets of 100 in a kset"
+	"sysfs tree of 1000 objects" "log text of 1000 objects" "leak report of 1000 objects"
+	"the same build" "Lua get+put pair, log off (lines in the ledger)" "the same, log off"
 	"\`kobj -e ''\` start"
 )
 for r in "${rows[@]}"; do

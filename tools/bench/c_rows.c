@@ -60,7 +60,8 @@ void bench_c_pairs(const struct bench_size *s)
 		.what = "the same pair", .anchor = "64 bytes written to new memory (its two events)",
 		.unit = "ns", .scale = 1e9, .kind = GOAL_NONE,
 	};
-	bench_pair(&row, s->reps, pairs, &on, anchor_new_memory, &n);
+	struct new_memory events = { n, 64 };
+	bench_pair(&row, s->reps, pairs, &on, anchor_new_memory, &events);
 	bench_print(&row);
 	row = (struct bench_row){
 		.what = "C get+put pair, log off", .anchor = "C11 atomic inc + dec-and-test",

@@ -1,13 +1,15 @@
 /*
- * DOT of many objects, for three shapes: all members of one kset, a chain in which
- * each object is the parent of the next, and ksets of ksets. The anchor is the floor
- * of any such text: one fprintf of a node and one of an edge per object.
+ * Views of many objects. DOT for three shapes: all members of one kset, a chain in which
+ * each object is the parent of the next, and ksets of ksets; then the sysfs tree, the
+ * log and the leak report of the first. The anchor is the floor of any such text: one
+ * fprintf of a node and one of an edge per object.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/model/kobject.h"
 #include "core/pictures/pictures.h"
+#include "core/report/report.h"
 #include "tools/bench/bench.h"
 
 /* Nothing is released here: each drawing's world is freed with its objects alive. */
@@ -20,6 +22,8 @@ static void release(struct kobject *kobj)
 static struct kobj_type ktype = { .release = release };
 
 enum shape { FLAT, CHAIN, NESTED };
+
+static double floor_text(void *arg);
 
 struct scene {
 	enum shape shape;
@@ -66,7 +70,7 @@ static struct kset *new_kset(struct scene *s, struct kset *in, struct subsystem 
 	return k;
 }
 
-/* Builds the shape in a fresh world, with the log off: a picture reads no events. */
+/* Builds the shape in a fresh world (the log on, for the log's text). */
 static void build(struct scene *s)
 {
 	static struct subsystem sub;
@@ -77,7 +81,6 @@ static void build(struct scene *s)
 		abort();
 	s->w = kobj_world_new();
 	kobj_world_use(s->w);
-	kobj_world_set_logging(s->w, false);
 	sub = (struct subsystem){ .kset = { .kobj = { .name = "bench" } },
 				  .rwsem = RWSEM_INITIALIZER };
 	subsystem_register(&sub);
@@ -102,6 +105,55 @@ static double draw(void *arg)
 	kobj_dot(s->w, &o, s->sink);
 	fflush(s->sink);
 	return bench_now() - t0;
+}
+
+static double tree(void *arg)
+{
+	struct scene *s = arg;
+	double t0 = bench_now();
+	sysfs_print_tree(s->w, "/sys", s->sink);
+	fflush(s->sink);
+	return bench_now() - t0;
+}
+
+static double log_text(void *arg)
+{
+	struct scene *s = arg;
+	double t0 = bench_now();
+	kobj_log_print(s->w, 0, s->sink);
+	fflush(s->sink);
+	return bench_now() - t0;
+}
+
+static double leak_report(void *arg)
+{
+	struct scene *s = arg;
+	double t0 = bench_now();
+	kobj_leak_report(s->w, s->sink);
+	fflush(s->sink);
+	return bench_now() - t0;
+}
+
+/* The text views of @sc, a kset's members, each against the fprintf floor. */
+static void texts(const struct bench_size *s, struct scene *sc)
+{
+	static const struct {
+		const char *what;
+		bench_fn fn;
+	} views[] = {
+		{ "sysfs tree", tree }, { "log text", log_text }, { "leak report", leak_report },
+	};
+	char what[96];
+
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		snprintf(what, sizeof(what), "%s of %zu objects", views[i].what, s->dot);
+		struct bench_row row = {
+			.what = what, .anchor = "fprintf floor", .unit = "s", .scale = 1,
+			.kind = GOAL_NONE,
+		};
+		bench_pair(&row, s->reps, views[i].fn, sc, floor_text, sc);
+		bench_print(&row);
+	}
 }
 
 static double floor_text(void *arg)
@@ -137,6 +189,8 @@ void bench_dot(const struct bench_size *s)
 		};
 		bench_pair(&row, s->reps, draw, &sc, floor_text, &sc);
 		bench_print(&row);
+		if (shape == FLAT)
+			texts(s, &sc);
 		kobj_world_use(NULL);
 		kobj_world_free(sc.w); /* it never reads the objects, which are ours */
 		for (size_t i = 0; i < sc.nmem; i++)
