@@ -38,7 +38,7 @@ void kobj_world_free(struct kobj_world *w)
 			w->free_layer[l](w, w->layers[l]);
 	kobj_world_use(was == w ? NULL : was);
 	for (unsigned id = 1; id <= w->nrecords; id++)
-		kobj_xfree((char *)kobj_rec(w, id)->name);
+		kobj_rec_free_name(kobj_rec(w, id));
 	for (size_t i = 0; i < w->nchunks; i++)
 		kobj_xfree(w->chunks[i]);
 	kobj_xfree(w->chunks);

@@ -166,7 +166,9 @@ struct kobj_record {
 	unsigned init_at, added_at, release_at; /* sites (kobj_site_origin) */
 	unsigned release_order;    /* 1, 2, ... in order of release; 0 while not released */
 	const void *ptr;           /* the object's address: identity only, never read here */
-	const char *name;          /* the current name, owned by the world */
+	const char *name;          /* the current name, owned by the world: in short_name
+				    * when it fits there, else allocated */
+	char short_name[16];
 	const struct kobj_type *ktype; /* as it was at init, add and release */
 	struct sysfs_dirent *dir;  /* its sysfs directory while in sysfs */
 	/* the ledger (ledger.c): outstanding references on this object, and those it holds */

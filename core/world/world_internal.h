@@ -126,6 +126,8 @@ struct kobj_record *kobj_record_new(struct kobj_world *w, enum kobj_kind kind,
 				    enum kobj_era era, const void *ptr, const char *name,
 				    unsigned site);
 void kobj_rec_set_name(struct kobj_record *r, const char *name);
+/* Frees an allocated name; the record's name is "" after. */
+void kobj_rec_free_name(struct kobj_record *r);
 /* Marks @r released now, at @site (the release order counts up). */
 void kobj_rec_mark_released(struct kobj_world *w, struct kobj_record *r, unsigned site);
 
