@@ -44,7 +44,8 @@ struct bench_size {
 
 double bench_now(void);
 double bench_median(double *v, int n);
-/* Bytes the C heap holds now (mallinfo2: in use in the arenas, plus mmap'd blocks). */
+/* Bytes the C heap holds now (mallinfo2: in use in the arenas, plus mmap'd blocks; the
+ * sanitizers' count in an asan build). */
 double bench_heap(void);
 /* Runs @project and @anchor @reps times each, alternating which goes first. */
 void bench_pair(struct bench_row *row, int reps, bench_fn project, void *parg,

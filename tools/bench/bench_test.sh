@@ -19,7 +19,7 @@ for r in "${rows[@]}"; do
 		{ echo "FAIL: row '$r' lacks a figure: $line"; exit 1; }
 done
 for n in 100 1000 3000; do
-	grep -Eq "^\| $n \| [0-9]+ ns \| [0-9]+ B \| [0-9]+ ns \| [0-9.]+x \|$" <<<"$out" ||
+	grep -Eq "^\| $n kobjects \| [0-9]+ ns \| [0-9]+ B \| [0-9]+ ns \| [0-9.]+x \|$" <<<"$out" ||
 		{ echo "FAIL: no growth row for $n"; exit 1; }
 done
 grep -q "^Per-object time, slowest size over fastest: [0-9.]*x" <<<"$out" ||

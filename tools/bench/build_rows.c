@@ -131,7 +131,7 @@ void bench_growth(const struct bench_size *s)
 {
 	double each[3];
 
-	printf("\n| kobjects built under one kset | per object | heap per object | "
+	printf("\n| built under one kset | per object | heap per object | "
 	       "g_object_new per object | ratio |\n|---|---|---|---|---|\n");
 	for (int i = 0; i < 3; i++) {
 		size_t n = s->growth[i];
@@ -139,7 +139,7 @@ void bench_growth(const struct bench_size *s)
 		struct bench_row row = { .scale = 1e9 };
 		bench_pair(&row, s->heavy_reps, build_each, &b, gobject_each, &n);
 		each[i] = row.project;
-		printf("| %zu | %.0f ns | %.0f B | %.0f ns | %.2fx |\n", n, row.project * 1e9,
+		printf("| %zu kobjects | %.0f ns | %.0f B | %.0f ns | %.2fx |\n", n, row.project * 1e9,
 		       b.bytes, row.anchor_value * 1e9, row.ratio);
 		fflush(stdout);
 	}
