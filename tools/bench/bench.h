@@ -52,6 +52,10 @@ void bench_pair(struct bench_row *row, int reps, bench_fn project, void *parg,
 		bench_fn anchor, void *aarg);
 void bench_print(const struct bench_row *row);
 
+/* A ktype whose release frees the kobject (c_rows.c): for objects made with calloc. */
+struct kobj_type;
+extern struct kobj_type bench_ktype;
+
 /* The rows, by file. Each prints its own lines. */
 void bench_c_pairs(const struct bench_size *s);    /* c_rows.c */
 void bench_build(const struct bench_size *s);      /* build_rows.c */

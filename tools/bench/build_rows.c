@@ -10,13 +10,6 @@
 #include "core/report/report.h"
 #include "tools/bench/bench.h"
 
-static void release(struct kobject *kobj)
-{
-	free(kobj);
-}
-
-static struct kobj_type ktype = { .release = release };
-
 struct build {
 	size_t n;
 	bool log;
@@ -45,7 +38,7 @@ static double build(void *arg)
 		struct kobject *k = calloc(1, sizeof(*k));
 		if (!k)
 			abort();
-		k->ktype = &ktype;
+		k->ktype = &bench_ktype;
 		k->kset = kset;
 		kobject_init(k);
 		kobject_set_name(k, "obj%zu", i);

@@ -13,7 +13,7 @@ static void release(struct kobject *kobj)
 	free(kobj);
 }
 
-static struct kobj_type ktype = { .release = release };
+struct kobj_type bench_ktype = { .release = release };
 
 struct pairs {
 	size_t n;
@@ -29,7 +29,7 @@ static double pairs(void *arg)
 	if (!k)
 		abort();
 	kobj_world_set_logging(w, p->log);
-	k->ktype = &ktype;
+	k->ktype = &bench_ktype;
 	kobject_init(k);
 	double t0 = bench_now();
 	for (size_t i = 0; i < p->n; i++) {
