@@ -321,22 +321,22 @@ void kl_push_addr(lua_State *L, struct kl_ctx *ctx, const void *addr, enum kl_ty
 		lua_pushnil(L);
 }
 
+/* kl_tohandle() in the context @ctx (NULL: none open, so no handle). */
+static struct kl_handle *tohandle_in(lua_State *L, struct kl_ctx *ctx, int idx)
+{
+	struct kl_handle *h = lua_touserdata(L, idx);
+	/* a userdata of a handle's size may hold anything: the type is bounded first */
+	if (!ctx || !h || lua_rawlen(L, idx) != sizeof(*h) || (unsigned)h->type >= KL_NTYPES ||
+	    !lua_getmetatable(L, idx))
+		return NULL;
+	const void *meta = lua_topointer(L, -1);
+	lua_pop(L, 1);
+	return meta == ctx->meta[h->type] ? h : NULL;
+}
+
 struct kl_handle *kl_tohandle(lua_State *L, int idx)
 {
-	void *p = lua_touserdata(L, idx);
-	if (!p || lua_rawlen(L, idx) != sizeof(struct kl_handle) || !lua_getmetatable(L, idx))
-		return NULL;
-	for (int t = 0; t < KL_NTYPES; t++) {
-		luaL_getmetatable(L, kl_type_names[t]);
-		if (lua_rawequal(L, -1, -2)) {
-			lua_pop(L, 2);
-			struct kl_handle *h = p;
-			return h->type == (enum kl_type)t ? h : NULL;
-		}
-		lua_pop(L, 1);
-	}
-	lua_pop(L, 1);
-	return NULL;
+	return tohandle_in(L, kl_ctx_quick(L), idx);
 }
 
 /* What to write instead, when a handle of one type is passed where another is needed. */
@@ -409,7 +409,7 @@ static int stale_error(lua_State *L, struct kl_ctx *ctx, struct kl_handle *h, co
 static struct kl_handle *check_handle(lua_State *L, struct kl_ctx *ctx, int arg,
 				      enum kl_type type, const char *op)
 {
-	struct kl_handle *h = kl_tohandle(L, arg);
+	struct kl_handle *h = tohandle_in(L, ctx, arg);
 	if (!h || h->type != type)
 		type_error(L, arg, type);
 	if (h->gen != ctx->gen)

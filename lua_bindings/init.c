@@ -28,9 +28,23 @@ struct kl_ctx *kl_findctx(lua_State *L)
 	return ctx && ctx->open ? ctx : NULL;
 }
 
+/*
+ * The module's functions carry the context as their upvalue 1 (see with_context), so
+ * the calls a script makes again and again find it without a registry lookup. Others
+ * (methods, callbacks' bodies) have another upvalue 1 or none: the size and the mark
+ * tell, then the registry answers.
+ */
+struct kl_ctx *kl_ctx_quick(lua_State *L)
+{
+	struct kl_ctx *ctx = lua_touserdata(L, lua_upvalueindex(1));
+	if (ctx && lua_rawlen(L, lua_upvalueindex(1)) == sizeof(*ctx) && ctx->mark == &ctx_key)
+		return ctx->open ? ctx : NULL;
+	return kl_findctx(L);
+}
+
 struct kl_ctx *kl_getctx(lua_State *L)
 {
-	struct kl_ctx *ctx = kl_findctx(L);
+	struct kl_ctx *ctx = kl_ctx_quick(L);
 	if (!ctx)
 		luaL_error(L, "the kobject module is not open in this Lua state");
 	return ctx;
@@ -325,6 +339,29 @@ static void new_store(lua_State *L)
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &store_key);
 }
 
+/* [mod] -> [mod]: each C function of the module table that has no upvalue becomes a
+ * closure over the context (kl_ctx_quick). */
+static void with_context(lua_State *L, struct kl_ctx *ctx)
+{
+	ctx->mark = &ctx_key;
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);    /* [mod ctx] */
+	lua_pushnil(L);
+	while (lua_next(L, -3)) {                       /* [mod ctx k v] */
+		lua_CFunction f = lua_tocfunction(L, -1);
+		if (f && !lua_getupvalue(L, -1, 1)) {
+			lua_pushvalue(L, -3);
+			lua_pushcclosure(L, f, 1);      /* [mod ctx k v closure] */
+			lua_pushvalue(L, -3);
+			lua_insert(L, -2);              /* [mod ctx k v k closure] */
+			lua_rawset(L, -6);              /* an existing key: lua_next goes on */
+		} else if (f) {
+			lua_pop(L, 1);                  /* the upvalue */
+		}
+		lua_pop(L, 1);                          /* [mod ctx k] */
+	}
+	lua_pop(L, 1);                                  /* [mod] */
+}
+
 /***
  * Open the module. The first call in a state creates its world and makes it current.
  * @function luaopen_kobject
@@ -373,6 +410,12 @@ int luaopen_kobject(lua_State *L)
 	add_constants(L);
 	lua_pushcfunction(L, l_reset);
 	lua_setfield(L, -2, "reset");
+	with_context(L, ctx);
+	for (int t = 0; t < KL_NTYPES; t++) {
+		luaL_getmetatable(L, kl_type_names[t]);
+		ctx->meta[t] = lua_topointer(L, -1);
+		lua_pop(L, 1);
+	}
 	lua_pushvalue(L, -1);
 	lua_rawseti(L, -3, KL_SLOT_MODULE);
 	lua_remove(L, -2);                              /* [mod] */

@@ -177,8 +177,18 @@ struct kl_creating {
 	struct kl_creating *outer;
 };
 
+/* A script line's site in the world of generation @gen (origin.c). */
+struct kl_site_memo {
+	const char *file, *func;
+	int line;
+	unsigned site, gen;
+};
+#define KL_SITE_MEMO 64
+
 /* One per Lua state: a full userdata in the registry whose __gc frees everything. */
 struct kl_ctx {
+	const void *mark;       /* marks a context among userdata upvalues (kl_ctx_quick) */
+	const void *meta[KL_NTYPES]; /* each type's metatable, by address (kl_tohandle) */
 	struct kobj_world *world;
 	lua_State *L;           /* the main thread: callbacks run there */
 	unsigned gen;           /* bumped by reset(); handles of older worlds are stale */
@@ -198,6 +208,11 @@ struct kl_ctx {
 	const char *file;       /* the origin of the binding call in progress */
 	int line;
 	const char *func;       /* the function it is in, as a traceback names it */
+	const char *last_source; /* the last named chunk kl_note met (origin.c) */
+	size_t last_srclen;
+	const char *last_file;  /* its name, interned */
+	const char *last_func;  /* the last function name met, interned */
+	struct kl_site_memo sites[KL_SITE_MEMO];
 	void (*on_diag)(const struct kobj_diag *d, void *ctx);
 	void *on_diag_ctx;
 };
@@ -237,6 +252,8 @@ struct kl_ctx *kl_getctx(lua_State *L);          /* raises if the module is not 
  */
 struct kobj_world *kl_hold_world(lua_State *L, struct kl_ctx *ctx); /* Return: the world */
 struct kl_ctx *kl_findctx(lua_State *L);         /* NULL if not open */
+/* The same, read first from the running function's upvalue 1 (the module's functions). */
+struct kl_ctx *kl_ctx_quick(lua_State *L);
 void kl_push_slot(lua_State *L, int slot);       /* [] -> [store[slot]] */
 void kl_push_data(lua_State *L, struct kl_node *n); /* [] -> [data table or nil] */
 void kl_data_table(lua_State *L, struct kl_node *n); /* [] -> [data table], made if absent */

@@ -43,15 +43,42 @@ static const char *chunk_name(const lua_Debug *ar)
 	return ar->short_src;
 }
 
-/* The function of a frame as a traceback names it: "probe" or "function <lesson.lua:12>",
- * interned; NULL for the main chunk (the ledger takes a file's NULLs as one function). */
+/*
+ * The interned name of @ar's chunk. The last named chunk ("@file", "=stdin") is
+ * remembered by its source's address and checked by its text (that memory may hold
+ * another source later), so the calls of one script intern nothing.
+ */
+static const char *chunk_file(lua_State *L, struct kl_ctx *ctx, const lua_Debug *ar)
+{
+	bool named = ar->source && (ar->source[0] == '@' || ar->source[0] == '=');
+
+	if (named && ar->source == ctx->last_source && ar->srclen == ctx->last_srclen &&
+	    memcmp(ar->source + 1, ctx->last_file, ar->srclen - 1) == 0)
+		return ctx->last_file;
+	const char *file = kl_intern(L, ctx, chunk_name(ar));
+	if (named) {
+		ctx->last_source = ar->source;
+		ctx->last_srclen = ar->srclen;
+		ctx->last_file = file;
+	}
+	return file;
+}
+
+/*
+ * The function of a frame as a traceback names it: "probe" or "function <lesson.lua:12>",
+ * interned; NULL for the main chunk (the ledger takes a file's NULLs as one function).
+ * The last name met is remembered, so the calls of one function intern nothing.
+ */
 static const char *func_name(lua_State *L, struct kl_ctx *ctx, const lua_Debug *ar,
 			     const char *file)
 {
 	char anon[300];
-	if (ar->name && *ar->namewhat)
-		return kl_intern(L, ctx, ar->name);
-	if (strcmp(ar->what, "main") == 0)
+	if (ar->name && *ar->namewhat) {
+		if (ctx->last_func && strcmp(ar->name, ctx->last_func) == 0)
+			return ctx->last_func;
+		return ctx->last_func = kl_intern(L, ctx, ar->name);
+	}
+	if (ar->what[0] == 'm') /* "main" */
 		return NULL;
 	snprintf(anon, sizeof(anon), "function <%s:%d>", file, ar->linedefined);
 	return kl_intern(L, ctx, anon);
@@ -67,13 +94,30 @@ void kl_note(lua_State *L, struct kl_ctx *ctx)
 	/* Level 1 is whoever called the binding; C functions (pcall, metamethod glue) are
 	 * skipped up to the first Lua function. */
 	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		if (!lua_getinfo(L, "Sln", &ar) || strcmp(ar.what, "C") == 0)
+		if (!lua_getinfo(L, "Sln", &ar) || ar.what[0] == 'C')
 			continue;
-		ctx->file = kl_intern(L, ctx, chunk_name(&ar));
+		ctx->file = chunk_file(L, ctx, &ar);
 		ctx->line = ar.currentline > 0 ? ar.currentline : 0;
 		ctx->func = func_name(L, ctx, &ar, ctx->file);
 		return;
 	}
+}
+
+/* The site of ctx->file:ctx->line in ctx->func in the world, remembered by line for the
+ * world's life, so that a loop's calls intern it once. */
+static unsigned noted_site(struct kl_ctx *ctx)
+{
+	struct kl_site_memo *m = &ctx->sites[(unsigned)ctx->line % KL_SITE_MEMO];
+
+	if (m->gen != ctx->gen || m->file != ctx->file || m->line != ctx->line ||
+	    m->func != ctx->func) {
+		m->site = kobj_site(ctx->world, ctx->file, ctx->line, ctx->func);
+		m->file = ctx->file;
+		m->func = ctx->func;
+		m->line = ctx->line;
+		m->gen = ctx->gen;
+	}
+	return m->site;
 }
 
 /*
@@ -93,14 +137,14 @@ static unsigned stack_site(lua_State *L, struct kl_ctx *ctx)
 	bool first = true;
 
 	for (int level = 1; n < MAX_FRAMES && lua_getstack(L, level, &ar); level++) {
-		if (!lua_getinfo(L, "Sln", &ar) || strcmp(ar.what, "C") == 0)
+		if (!lua_getinfo(L, "Sln", &ar) || ar.what[0] == 'C')
 			continue;
 		if (first) { /* the caller itself, as kl_note found it */
 			frames[n++] = (struct frame){ ctx->file, ctx->func, ctx->line };
 			first = false;
 			continue;
 		}
-		const char *file = kl_intern(L, ctx, chunk_name(&ar));
+		const char *file = chunk_file(L, ctx, &ar);
 		frames[n++] = (struct frame){ file, func_name(L, ctx, &ar, file),
 						   ar.currentline > 0 ? ar.currentline : 0 };
 	}
@@ -115,10 +159,7 @@ void kl_enter(lua_State *L, struct kl_ctx *ctx)
 	kl_note(L, ctx);
 	unsigned site = ctx->stacks && ctx->file ? stack_site(L, ctx) : 0; /* may raise */
 	kobj_world_use(ctx->world);
-	if (site)
-		kobj_note_site_id(site);
-	else
-		kobj_note_origin_in(ctx->file, ctx->line, ctx->func);
+	kobj_note_site_id(site ? site : noted_site(ctx));
 	ctx->busy++;
 }
 

@@ -41,8 +41,7 @@ static int runfiles(char *out, size_t size)
 
 	if (n > 0) {
 		exe[n] = '\0';
-		snprintf(out, size, "%s.runfiles", exe);
-		if (access(out, F_OK) == 0)
+		if ((size_t)snprintf(out, size, "%s.runfiles", exe) < size && access(out, F_OK) == 0)
 			return 1;
 	}
 	if (getenv("RUNFILES_DIR")) {
@@ -63,8 +62,8 @@ static int find_tool(char *out, size_t size)
 	}
 	if (!runfiles(root, sizeof(root)))
 		return 0;
-	snprintf(out, size, "%s/kobject_sandbox/tools/realkernel/realkernel", root);
-	return is_file(out);
+	return (size_t)snprintf(out, size, "%s/kobject_sandbox/tools/realkernel/realkernel",
+				root) < size && is_file(out);
 }
 
 /* Lesson @n's exercise as C, from the runfiles; 0 if it has none. */
@@ -77,8 +76,8 @@ static int lesson_twin(const char *n, char *out, size_t size)
 		return 0;
 	if (!runfiles(root, sizeof(root)))
 		return 0;
-	snprintf(out, size, "%s/kobject_sandbox/tests/realkernel/cases/lesson%ld_bug.c", root, num);
-	return is_file(out);
+	return (size_t)snprintf(out, size, "%s/kobject_sandbox/tests/realkernel/cases/lesson%ld_bug.c",
+				root, num) < size && is_file(out);
 }
 
 static int run_tool(const char *file)

@@ -35,8 +35,3 @@ const struct kobj_era_rules kobj_era_today = {
 	.may_delay_release = true,
 	.unchecked_init = true,
 };
-
-const struct kobj_era_rules *kobj_era_of(const struct kobj_record *r)
-{
-	return r->era == KOBJ_ERA_TODAY ? &kobj_era_today : &kobj_era_2_6_0;
-}

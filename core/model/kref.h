@@ -111,8 +111,8 @@ int kref_get_unless_zero(struct kref *kref);
 #ifndef KOBJ_CALL
 #define KOBJ_SITE()                                                                       \
 	({                                                                                \
-		static const struct kobj_site_note kobj_site_ = { __FILE__, __LINE__,     \
-								  __func__ };             \
+		static struct kobj_site_note kobj_site_ = { __FILE__, __LINE__,           \
+							    __func__, 0, 0 };             \
 		&kobj_site_;                                                              \
 	})
 #define KOBJ_CALL(call) (kobj_note_site(KOBJ_SITE()), (call))

@@ -99,23 +99,6 @@ unsigned long kobj_log_call(struct kcall *c, enum kobj_event_kind kind,
 
 /* ====================================================================== records */
 
-struct kobj_record *kobj_rec_of(const struct kobj_world *w, const struct kobject *kobj)
-{
-	if (!kobj)
-		return NULL;
-	struct kobj_record *r = kobj_rec(w, kobj->kobj_id);
-	if (!r || r->ptr != kobj || r->memory_gone || r->kind == KOBJ_KIND_MODULE)
-		return NULL;
-	kobj_sched_touch(KOBJ_RES_OBJECT, r->id, false);
-	return r;
-}
-
-struct kobj_record *kobj_live_of(const struct kobj_world *w, const struct kobject *kobj)
-{
-	struct kobj_record *r = kobj_rec_of(w, kobj);
-	return r && !r->released ? r : NULL;
-}
-
 const struct kobj_record *kobj_record_of(const struct kobj_world *w, const void *ptr)
 {
 	return kobj_rec_of(w, ptr);

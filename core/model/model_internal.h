@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "core/model/kobject.h"
+#include "core/model/sched.h"
 #include "core/sysfs/sysfs_tree.h"
 #include "core/world/world_internal.h"
 
@@ -39,10 +40,27 @@ static inline const char *kcall_now(const struct kcall *c)
 /* ====================================================================== records */
 
 /* The record of @kobj if the world initialised it, released or not; NULL otherwise. The
- * object's memory is read (its kobj_id): only for pointers not known to be freed. */
-struct kobj_record *kobj_rec_of(const struct kobj_world *w, const struct kobject *kobj);
+ * object's memory is read (its kobj_id): only for pointers not known to be freed. The id
+ * is checked against the record's address, so a stale or forged id finds nothing. */
+static inline struct kobj_record *kobj_rec_of(const struct kobj_world *w,
+					      const struct kobject *kobj)
+{
+	if (!kobj)
+		return NULL;
+	struct kobj_record *r = kobj_rec(w, kobj->kobj_id);
+	if (!r || r->ptr != kobj || r->memory_gone || r->kind == KOBJ_KIND_MODULE)
+		return NULL;
+	kobj_sched_touch(KOBJ_RES_OBJECT, r->id, false); /* the explorer sees the read */
+	return r;
+}
+
 /* The same, only if it is not released. */
-struct kobj_record *kobj_live_of(const struct kobj_world *w, const struct kobject *kobj);
+static inline struct kobj_record *kobj_live_of(const struct kobj_world *w,
+					       const struct kobject *kobj)
+{
+	struct kobj_record *r = kobj_rec_of(w, kobj);
+	return r && !r->released ? r : NULL;
+}
 /* The object of a live record (its memory is known to be there). */
 static inline struct kobject *kobj_of(const struct kobj_record *r)
 {
@@ -72,7 +90,10 @@ struct kobj_era_rules {
 };
 
 extern const struct kobj_era_rules kobj_era_2_6_0, kobj_era_today;
-const struct kobj_era_rules *kobj_era_of(const struct kobj_record *r);
+static inline const struct kobj_era_rules *kobj_era_of(const struct kobj_record *r)
+{
+	return r->era == KOBJ_ERA_TODAY ? &kobj_era_today : &kobj_era_2_6_0;
+}
 
 /* ====================================================================== lifecycle */
 

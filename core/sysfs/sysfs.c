@@ -23,6 +23,7 @@ struct sysfs_dirent {
 		struct attribute *attr;    /* SYSFS_FILE */
 		char *link_path;           /* SYSFS_LINK: "/sys/..." when it was made */
 	};
+	unsigned hash;                     /* of (parent, name): its place in the table */
 	unsigned obj;                      /* the owner's record */
 	union {
 		unsigned link_target;      /* SYSFS_LINK: the target's record */
@@ -76,24 +77,33 @@ void kobj_sysfs_on_dir_gone(struct kobj_world *w,
 
 /* ======================================================================= the table */
 
-static size_t entry_hash(const struct sysfs_dirent *parent, const char *name)
+/* Kept in each entry, so that a lookup compares names only where the hash matches and a
+ * larger table rehashes no name. */
+static unsigned entry_hash(const struct sysfs_dirent *parent, const char *name)
 {
-	size_t h = kobj_hash_ptr((uintptr_t)parent);
+	uint64_t h = kobj_hash_ptr((uintptr_t)parent);
 	while (*name)
 		h = (h ^ (unsigned char)*name++) * 1099511628211u;
-	return h;
+	return (unsigned)(h ^ h >> 32);
+}
+
+/* The entry @name in @parent, whose entry_hash() is @h, or NULL. */
+static struct sysfs_dirent *find_hashed(const struct sysfs_state *s,
+					const struct sysfs_dirent *parent, const char *name,
+					unsigned h)
+{
+	if (!s->cap)
+		return NULL;
+	for (struct sysfs_dirent *d = s->buckets[h & (s->cap - 1)]; d; d = d->hash_next)
+		if (d->hash == h && d->parent == parent && strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
 }
 
 static struct sysfs_dirent *find_child(const struct sysfs_state *s,
 				       const struct sysfs_dirent *parent, const char *name)
 {
-	if (!s->cap)
-		return NULL;
-	size_t h = entry_hash(parent, name);
-	for (struct sysfs_dirent *d = s->buckets[h & (s->cap - 1)]; d; d = d->hash_next)
-		if (d->parent == parent && strcmp(d->name, name) == 0)
-			return d;
-	return NULL;
+	return find_hashed(s, parent, name, entry_hash(parent, name));
 }
 
 static void table_insert(struct sysfs_state *s, struct sysfs_dirent *d)
@@ -104,7 +114,7 @@ static void table_insert(struct sysfs_state *s, struct sysfs_dirent *d)
 		for (size_t i = 0; i < s->cap; i++) {
 			for (struct sysfs_dirent *e = s->buckets[i], *n; e; e = n) {
 				n = e->hash_next;
-				size_t j = entry_hash(e->parent, e->name) & (cap - 1);
+				size_t j = e->hash & (cap - 1);
 				e->hash_next = b[j];
 				b[j] = e;
 			}
@@ -113,7 +123,7 @@ static void table_insert(struct sysfs_state *s, struct sysfs_dirent *d)
 		s->buckets = b;
 		s->cap = cap;
 	}
-	struct sysfs_dirent **slot = &s->buckets[entry_hash(d->parent, d->name) & (s->cap - 1)];
+	struct sysfs_dirent **slot = &s->buckets[d->hash & (s->cap - 1)];
 	d->hash_next = *slot;
 	*slot = d;
 	s->used++;
@@ -121,7 +131,7 @@ static void table_insert(struct sysfs_state *s, struct sysfs_dirent *d)
 
 static void table_remove(struct sysfs_state *s, struct sysfs_dirent *d)
 {
-	struct sysfs_dirent **p = &s->buckets[entry_hash(d->parent, d->name) & (s->cap - 1)];
+	struct sysfs_dirent **p = &s->buckets[d->hash & (s->cap - 1)];
 	while (*p != d)
 		p = &(*p)->hash_next;
 	*p = d->hash_next;
@@ -130,10 +140,13 @@ static void table_remove(struct sysfs_state *s, struct sysfs_dirent *d)
 
 /* ========================================================================== shape */
 
-/* Links @d as @parent's last child, and into the table under its current name. */
-static void attach(struct sysfs_state *s, struct sysfs_dirent *d, struct sysfs_dirent *parent)
+/* Links @d as @parent's last child, and into the table under its current name, whose
+ * entry_hash() in @parent is @hash. */
+static void attach(struct sysfs_state *s, struct sysfs_dirent *d, struct sysfs_dirent *parent,
+		   unsigned hash)
 {
 	d->parent = parent;
+	d->hash = hash;
 	if (parent->first) {
 		d->next = parent->first;
 		d->prev = parent->first->prev;
@@ -170,8 +183,9 @@ struct sysfs_dirent *kobj_sysfs_add(struct kobj_world *w, struct sysfs_dirent *d
 {
 	struct sysfs_state *s = state_of(w);
 	size_t len = strlen(name);
+	unsigned hash = entry_hash(dir, name);
 
-	if (find_child(s, dir, name)) {
+	if (find_hashed(s, dir, name, hash)) {
 		*err = -EEXIST;
 		return NULL;
 	}
@@ -188,7 +202,7 @@ struct sysfs_dirent *kobj_sysfs_add(struct kobj_world *w, struct sysfs_dirent *d
 	d->attr = attr;
 	d->mode = (unsigned short)mode;
 	d->object_dir = object_dir != 0;
-	attach(s, d, dir);
+	attach(s, d, dir, hash);
 	return d;
 }
 
@@ -272,14 +286,15 @@ int kobj_sysfs_rename(struct kobj_world *w, struct sysfs_dirent *d,
 	for (const struct sysfs_dirent *up = new_parent; up; up = up->parent)
 		if (up == d)
 			return -EINVAL; /* into its own subtree: the tree would become a loop */
-	if (find_child(s, new_parent, new_name))
+	unsigned hash = entry_hash(new_parent, new_name);
+	if (find_hashed(s, new_parent, new_name, hash))
 		return -EEXIST;
 	char *name = kobj_xstrdup(new_name);
 	detach(s, d);
 	if (d->name != d->inline_name)
 		kobj_xfree(d->name);
 	d->name = name;
-	attach(s, d, new_parent); /* children are keyed by d itself: they stay */
+	attach(s, d, new_parent, hash); /* children are keyed by d itself: they stay */
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /*
  * The ledger: every outstanding reference, with its kind, its holder and the place that
  * took it, so that each put drops one specific reference and every report can say whose
- * a reference is. Entries are 32 bytes in one array, linked per object in two lists (the
+ * a reference is. Entries are 28 bytes in one array, linked per object in two lists (the
  * references callers hold, and those objects hold), newest first; a freed entry keeps
  * where it was dropped until it is reused, oldest first, so that a second put through
  * the same reference can name both lines. Taking and dropping cost O(1); a caller's put
@@ -18,14 +18,17 @@ struct kobj_ledger_entry {
 	uint32_t holder;    /* the holding object (PARENT, KSET, SYSFS), else 0 */
 	uint32_t site;      /* where it was taken */
 	uint32_t serial;    /* its identity */
-	uint32_t prev, next; /* in the object's list; free entries: the free list */
+	union {
+		uint32_t prev;       /* in the object's list */
+		uint32_t dropped_at; /* a free entry: where it was dropped */
+	};
+	uint32_t next;      /* in the object's list; free entries: the free list */
 	uint16_t op;        /* the call that took it */
 	uint8_t kind;       /* enum kobj_ref_kind */
 	uint8_t tracked;    /* carried by a reference handle or a ref_tracker */
-	uint32_t dropped_at; /* a free entry: where it was dropped */
 };
 
-_Static_assert(sizeof(struct kobj_ledger_entry) <= 32, "a reference costs at most 32 bytes");
+_Static_assert(sizeof(struct kobj_ledger_entry) == 28, "a reference costs 28 bytes");
 
 static const char *const kind_names[KOBJ_REF_KIND_COUNT] = {
 	[KOBJ_REF_CREATOR] = "creator",
@@ -104,9 +107,8 @@ unsigned long kobj_ledger_drop(struct kobj_world *w, struct kobj_record *obj, un
 	if (x->next)
 		w->refs[x->next].prev = x->prev;
 	x->obj = 0;
-	x->prev = 0;
 	x->next = 0;
-	x->dropped_at = site;
+	x->dropped_at = site; /* prev is not needed any more */
 	if (w->free_tail)
 		w->refs[w->free_tail].next = e;
 	else

@@ -18,17 +18,29 @@ struct kobj_record *kobj_record_new(struct kobj_world *w, enum kobj_kind kind,
 	r->kind = (unsigned char)kind;
 	r->era = (unsigned char)era;
 	r->ptr = ptr;
-	r->name = kobj_xstrdup(name ? name : "");
+	r->name = r->short_name;
+	kobj_rec_set_name(r, name ? name : "");
 	r->init_at = site;
 	return r;
 }
 
 void kobj_rec_set_name(struct kobj_record *r, const char *name)
 {
+	size_t n = strlen(name) + 1;
+
 	if (strcmp(r->name, name) == 0)
 		return;
-	kobj_xfree((char *)r->name);
-	r->name = kobj_xstrdup(name);
+	kobj_rec_free_name(r);
+	/* most names are short: no allocation of their own */
+	r->name = n <= sizeof(r->short_name) ? memcpy(r->short_name, name, n) : kobj_xstrdup(name);
+}
+
+void kobj_rec_free_name(struct kobj_record *r)
+{
+	if (r->name != r->short_name)
+		kobj_xfree((char *)r->name);
+	r->name = r->short_name;
+	r->short_name[0] = '\0';
 }
 
 void kobj_rec_mark_released(struct kobj_world *w, struct kobj_record *r, unsigned site)

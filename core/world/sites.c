@@ -192,7 +192,7 @@ unsigned kobj_site_caller(const struct kobj_world *w, unsigned site)
 	return site && site <= w->nsites ? w->sites[site - 1].caller : 0;
 }
 
-unsigned kobj_take_site(struct kobj_world *w)
+unsigned kobj_take_site_slow(struct kobj_world *w)
 {
 	struct kobj_note n = kobj_noted;
 	unsigned site = 0;
@@ -202,11 +202,14 @@ unsigned kobj_take_site(struct kobj_world *w)
 	if (n.site)
 		return n.site <= w->nsites ? n.site : 0;
 	if (n.c) {
+		/* another world interned it before: that world's id is not ours */
 		site = map_get(&w->note_map, (uintptr_t)n.c);
 		if (!site) {
 			site = kobj_site(w, n.c->file, n.c->line, n.c->func);
 			map_put(&w->note_map, (uintptr_t)n.c, site);
 		}
+		n.c->world = w->tag;
+		n.c->id = site;
 		return site;
 	}
 	return kobj_site(w, n.file, n.line, n.func);
@@ -263,7 +266,9 @@ static unsigned op_by_content(const char *name)
 	return (unsigned)ops.n++;
 }
 
-unsigned kobj_op_code(const char *name)
+struct kobj_op_slot kobj_op_cache[KOBJ_OP_CACHE];
+
+unsigned kobj_op_code_slow(const char *name)
 {
 	if (!name)
 		return 0;
@@ -272,6 +277,7 @@ unsigned kobj_op_code(const char *name)
 		code = op_by_content(name);
 		map_put(&ops.by_ptr, (uintptr_t)name, code);
 	}
+	kobj_op_cache[((uintptr_t)name >> 3) % KOBJ_OP_CACHE] = (struct kobj_op_slot){ name, code };
 	return code;
 }
 
@@ -288,4 +294,5 @@ __attribute__((destructor)) static void free_ops(void)
 	kobj_map_free(&ops.by_ptr);
 	kobj_map_free(&ops.by_hash);
 	memset(&ops, 0, sizeof(ops));
+	memset(kobj_op_cache, 0, sizeof(kobj_op_cache));
 }

@@ -3,11 +3,14 @@
 
 #include "core/world/world_internal.h"
 
-static struct kobj_world *current_world;
+struct kobj_world *kobj_current_world; /* read inline by kobj_world_current() */
 
 struct kobj_world *kobj_world_new(void)
 {
-	return kobj_xcalloc(1, sizeof(struct kobj_world));
+	static unsigned tags;
+	struct kobj_world *w = kobj_xcalloc(1, sizeof(struct kobj_world));
+	w->tag = ++tags ? tags : ++tags; /* never 0, which a site note reads as "none" */
+	return w;
 }
 
 void kobj_set_layer(struct kobj_world *w, enum kobj_layer layer, void *state,
@@ -35,7 +38,7 @@ void kobj_world_free(struct kobj_world *w)
 			w->free_layer[l](w, w->layers[l]);
 	kobj_world_use(was == w ? NULL : was);
 	for (unsigned id = 1; id <= w->nrecords; id++)
-		kobj_xfree((char *)kobj_rec(w, id)->name);
+		kobj_rec_free_name(kobj_rec(w, id));
 	for (size_t i = 0; i < w->nchunks; i++)
 		kobj_xfree(w->chunks[i]);
 	kobj_xfree(w->chunks);
@@ -52,29 +55,29 @@ void kobj_world_free(struct kobj_world *w)
 
 static void free_default_world(void)
 {
-	kobj_world_free(current_world);
+	kobj_world_free(kobj_current_world);
 }
 
-struct kobj_world *kobj_world_current(void)
+struct kobj_world *kobj_world_make(void)
 {
 	static int registered;
-	if (!current_world) {
-		current_world = kobj_world_new();
+	if (!kobj_current_world) {
+		kobj_current_world = kobj_world_new();
 		if (!registered++)
 			atexit(free_default_world);
 	}
-	return current_world;
+	return kobj_current_world;
 }
 
 struct kobj_world *kobj_world_peek(void)
 {
-	return current_world;
+	return kobj_current_world;
 }
 
 struct kobj_world *kobj_world_use(struct kobj_world *w)
 {
-	struct kobj_world *old = current_world;
-	current_world = w;
+	struct kobj_world *old = kobj_current_world;
+	kobj_current_world = w;
 	return old;
 }
 

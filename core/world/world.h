@@ -34,16 +34,20 @@ struct kobj_origin {
 	const char *func; /* the calling function, or NULL when unknown */
 };
 
-/* A C call site, noted by the macros of kernel-named calls (static storage, one per site). */
+/* A C call site, noted by the macros of kernel-named calls (static storage, one per site).
+ * It remembers its id in the last world that interned it, so that a call made again and
+ * again from one line costs no lookup. */
 struct kobj_site_note {
 	const char *file;
 	int line;
 	const char *func;
+	unsigned world; /* the tag of that world (0: none yet) */
+	unsigned id;    /* its site id there */
 };
 
 /* The origin of the next kernel-named call; the call takes it (and clears it) first. */
 struct kobj_note {
-	const struct kobj_site_note *c; /* a C call site */
+	struct kobj_site_note *c;       /* a C call site */
 	unsigned site;                  /* or a site already interned in the current world */
 	const char *file;               /* or a place given as text */
 	int line;
@@ -52,7 +56,7 @@ struct kobj_note {
 extern struct kobj_note kobj_noted;
 
 /* kobj_note_site() - the next call comes from the C call site @site. */
-static inline void kobj_note_site(const struct kobj_site_note *site)
+static inline void kobj_note_site(struct kobj_site_note *site)
 {
 	kobj_noted.c = site;
 	kobj_noted.site = 0;
@@ -99,10 +103,18 @@ struct kobj_world *kobj_world_new(void);
 /* Frees the world: the layers above finish first (delayed releases run, /sys/kernel goes),
  * then its records, ledger, log and sysfs. Objects in caller memory are not touched. */
 void kobj_world_free(struct kobj_world *w);
-/* The current world, made on first use if none was set. */
-struct kobj_world *kobj_world_current(void);
 /* The current world without making one (NULL if there is none). */
 struct kobj_world *kobj_world_peek(void);
+/* kobj_world_make() - a new current world, when there is none; kobj_world_current()'s
+ * slow path. */
+struct kobj_world *kobj_world_make(void);
+/* The current world, set by kobj_world_use(); read it through kobj_world_current(). */
+extern struct kobj_world *kobj_current_world;
+/* The current world, made on first use if none was set. */
+static inline struct kobj_world *kobj_world_current(void)
+{
+	return kobj_current_world ? kobj_current_world : kobj_world_make();
+}
 /* Make @w current (NULL: none); Return: the previous one. */
 struct kobj_world *kobj_world_use(struct kobj_world *w);
 
@@ -164,7 +176,9 @@ struct kobj_record {
 	unsigned init_at, added_at, release_at; /* sites (kobj_site_origin) */
 	unsigned release_order;    /* 1, 2, ... in order of release; 0 while not released */
 	const void *ptr;           /* the object's address: identity only, never read here */
-	const char *name;          /* the current name, owned by the world */
+	const char *name;          /* the current name, owned by the world: in short_name
+				    * when it fits there, else allocated */
+	char short_name[16];
 	const struct kobj_type *ktype; /* as it was at init, add and release */
 	struct sysfs_dirent *dir;  /* its sysfs directory while in sysfs */
 	/* the ledger (ledger.c): outstanding references on this object, and those it holds */

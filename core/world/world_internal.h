@@ -53,6 +53,8 @@ struct kobj_ledger_entry; /* ledger.c */
 struct kobj_ev;           /* log.c */
 
 struct kobj_world {
+	unsigned tag;           /* 1, 2, ... per world made: what a site note remembers */
+
 	/* records: chunks of RECORDS_PER_CHUNK, so pointers to them stay valid */
 	struct kobj_record **chunks;
 	size_t nchunks;
@@ -126,6 +128,8 @@ struct kobj_record *kobj_record_new(struct kobj_world *w, enum kobj_kind kind,
 				    enum kobj_era era, const void *ptr, const char *name,
 				    unsigned site);
 void kobj_rec_set_name(struct kobj_record *r, const char *name);
+/* Frees an allocated name; the record's name is "" after. */
+void kobj_rec_free_name(struct kobj_record *r);
 /* Marks @r released now, at @site (the release order counts up). */
 void kobj_rec_mark_released(struct kobj_world *w, struct kobj_record *r, unsigned site);
 
@@ -137,8 +141,19 @@ void kobj_map_put(struct kobj_map *m, uintptr_t key, unsigned val);
 void kobj_map_del(struct kobj_map *m, uintptr_t key);
 void kobj_map_free(struct kobj_map *m);
 
+/* kobj_take_site()'s way for every note but a C call site already interned in @w. */
+unsigned kobj_take_site_slow(struct kobj_world *w);
 /* The site noted for this call, interned; clears the note so nested calls start fresh. */
-unsigned kobj_take_site(struct kobj_world *w);
+static inline unsigned kobj_take_site(struct kobj_world *w)
+{
+	struct kobj_site_note *c = kobj_noted.c;
+	if (c && c->world == w->tag) { /* kobj_note_site() left the rest of the note empty */
+		kobj_noted.c = NULL;
+		w->site_from_c = true;
+		return c->id;
+	}
+	return kobj_take_site_slow(w);
+}
 const char *kobj_intern(struct kobj_world *w, const char *s);
 
 /* ========================================================================== the log */
@@ -161,8 +176,22 @@ unsigned long kobj_log_op(struct kobj_world *w, enum kobj_event_kind kind, const
 			  unsigned obj, int before, int after, unsigned aux, unsigned site);
 
 /* Call names as small codes, process-wide ("kobject_get" -> 7). @name must live as long
- * as the process (a string literal): it is kept, and found again by its address. */
-unsigned kobj_op_code(const char *name);
+ * as the process (a string literal): it is kept, and found again by its address, first in
+ * a small cache indexed by the address, then in a map. */
+struct kobj_op_slot {
+	const char *name;
+	unsigned code;
+};
+#define KOBJ_OP_CACHE 64
+extern struct kobj_op_slot kobj_op_cache[KOBJ_OP_CACHE];
+unsigned kobj_op_code_slow(const char *name);
+static inline unsigned kobj_op_code(const char *name)
+{
+	const struct kobj_op_slot *s = &kobj_op_cache[((uintptr_t)name >> 3) % KOBJ_OP_CACHE];
+	if (!name)
+		return 0;
+	return s->name == name ? s->code : kobj_op_code_slow(name);
+}
 const char *kobj_op_name(unsigned code);
 
 /* ====================================================================== diagnostics */
