@@ -312,6 +312,10 @@ static void release_tail(struct kcall *c, struct kobj_record *r, bool call_relea
 		trace_cleanup(c, r, t);
 	if (r->in_sysfs)
 		auto_del(c, r);
+	/* released by a callback in the middle of its add: it leaves the kset's list now,
+	 * before release() frees the memory the list points to */
+	if (!list_empty(&kobj->entry))
+		list_del_init(&kobj->entry);
 	char *heap_name = kobj->k_name != kobj->name ? kobj->k_name : NULL;
 	bool named = kobj_name_of(kobj)[0] != '\0';
 	r->ktype = t;
@@ -581,10 +585,12 @@ int kobj_add_as(struct kcall *c, struct kobject *kobj)
 	struct kobj_record *pr = kobj_rec(w, r->parent);
 	err = kobj_create_dir(c, kobj, r, pr ? pr->dir : kobj_sysfs_root(w));
 	if (err) {
-		if (kset)
+		/* a callback (is_visible) may have released it: its memory is not ours then */
+		if (!r->released) {
 			list_del_init(&kobj->entry);
-		unhold(c, r);
-		kobj->parent = NULL;
+			kobj->parent = NULL;
+		}
+		unhold(c, r); /* may release it: not touched after this */
 		return err;
 	}
 	r->nearest_kset = r->kset ? r->kset : pr ? pr->nearest_kset : 0;
