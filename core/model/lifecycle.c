@@ -336,7 +336,7 @@ static void release_tail(struct kcall *c, struct kobj_record *r, bool call_relea
 	}
 	if (rules->traces && named)
 		kobj_trace(w, KOBJ_LOGLEVEL_DEBUG, r->id, 0, "kobject: '%s': free name", r->name);
-	kobj_xfree(heap_name);
+	kobj_owned_free(w, heap_name);
 	if (w->on_release)
 		w->on_release(r, w->on_release_ctx);
 	let_go(r, next);

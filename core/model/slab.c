@@ -200,6 +200,41 @@ void (kfree)(const void *p)
 void kobj_free_object_memory(struct kobj_world *w, void *p)
 {
 	struct kobj_quarantine *q = quarantine(w);
+	kobj_map_del(&kobj_model(w)->owned, (uintptr_t)p);
 	if (p && !state_of(q, p))
 		quarantine_put(w, p, malloc_usable_size(p));
+}
+
+/* ============================================================ memory objects own */
+
+void kobj_owned_add(struct kobj_world *w, void *p, enum kobj_owned what)
+{
+	kobj_map_put(&kobj_model(w)->owned, (uintptr_t)p, what);
+}
+
+void kobj_owned_free(struct kobj_world *w, void *p)
+{
+	if (!p)
+		return;
+	kobj_map_del(&kobj_model(w)->owned, (uintptr_t)p);
+	kobj_xfree(p);
+}
+
+void kobj_owned_teardown(struct kobj_world *w)
+{
+	struct kobj_map *m = &kobj_model(w)->owned;
+	struct kobj_quarantine *q = quarantine(w);
+
+	for (size_t i = 0; i < m->cap; i++) {
+		void *p = (void *)m->keys[i];
+		unsigned what = m->vals[i];
+		if (!what || state_of(q, p)) /* gone, or a caller kfree()d it: the quarantine's */
+			continue;
+		m->vals[i] = 0;
+		if (what == KOBJ_OWNED_NAME)
+			kobj_xfree(p);
+		else
+			quarantine_put(w, p, malloc_usable_size(p));
+	}
+	kobj_map_free(m);
 }
