@@ -379,8 +379,9 @@ int kobj_create_dir(struct kcall *c, struct kobject *kobj, struct kobj_record *r
 	if (!r->released)
 		kobj->dentry = NULL;
 	if (err != -EEXIST) {
-		char *ppath = kobj_sysfs_path_of(pdir);
+		/* an is_visible() may have deleted the parent, and @pdir with it: ask again */
 		const struct kobj_record *pr = kobj_rec(c->w, r->parent);
+		char *ppath = kobj_sysfs_path_of(pr && pr->dir ? pr->dir : kobj_sysfs_root(c->w));
 		kobj_report_dir_failed(c, r, pr ? pr->name : NULL, ppath, err);
 		kobj_xfree(ppath);
 	} else if (r->era == KOBJ_ERA_TODAY) {
