@@ -331,9 +331,13 @@ static void release_tail(struct kcall *c, struct kobj_record *r, bool call_relea
 		if (rules->traces)
 			kobj_trace_obj(c, r, "calling ktype release");
 		kobj_callback_enter(w);
-		release(kobj); /* may free kobj: it is not touched after this */
+		release(kobj); /* may kfree kobj, which keeps it readable a while */
 		kobj_callback_leave(w);
 	}
+	/* memory that outlives its release (no kfree) must not keep pointing at the name
+	 * freed below; kfree() already turned a freed one to its inline name */
+	if (heap_name && kobj->k_name == heap_name)
+		kobj->k_name = kobj->name;
 	if (rules->traces && named)
 		kobj_trace(w, KOBJ_LOGLEVEL_DEBUG, r->id, 0, "kobject: '%s': free name", r->name);
 	kobj_owned_free(w, heap_name);
