@@ -320,6 +320,9 @@ static void release_tail(struct kcall *c, struct kobj_record *r, bool call_relea
 	bool named = kobj_name_of(kobj)[0] != '\0';
 	r->ktype = t;
 	r->refcount = 0;
+	/* a delayed release that runs although callers took it again meanwhile (reported
+	 * then): their references point at freed memory from now on, as in the kernel */
+	kobj_ledger_clear(w, r, c->site);
 	kobj_rec_mark_released(w, r, c->site);
 	kobj_mirror(kobj, r);
 	kobj_log_op(w, KOBJ_EV_RELEASE, call_release ? "release" : "kfree", r->id, 0, 0, 0,

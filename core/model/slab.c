@@ -146,7 +146,7 @@ static void freed_live(struct kcall *c, struct kobj_record *r)
 
 	if (r->released)
 		return;
-	if (r->release_pending) {
+	if (r->release_pending && !r->holders) {
 		kobj_release_freed(c, r);
 		return;
 	}
