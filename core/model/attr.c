@@ -148,12 +148,13 @@ int (sysfs_create_file)(struct kobject *kobj, const struct attribute *attr)
 	return err;
 }
 
-/* Removes the entry @name of type @type from @dir, if there is one; Return: true if so. */
+/* Removes the entry @name of type @type from @dir, if there is one; Return: true if so.
+ * A child object's own directory is never taken for a group's, whatever its name. */
 static bool remove_named(struct kobj_world *w, struct sysfs_dirent *dir, const char *name,
 			 enum sysfs_type type)
 {
 	struct sysfs_dirent *d = name ? kobj_sysfs_find(w, dir, name) : NULL;
-	if (!d || sysfs_dirent_type(d) != type)
+	if (!d || sysfs_dirent_type(d) != type || sysfs_dirent_is_object(d))
 		return false;
 	kobj_sysfs_remove(w, d);
 	return true;
