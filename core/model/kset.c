@@ -32,6 +32,9 @@ static int kset_add_as(struct kcall *c, struct kset *kset)
 {
 	if (!kset)
 		return -EINVAL;
+	/* a released kset's memory may be freed: refused before anything is written there */
+	if (kobj_refuse_released(c, kobj_rec_of(c->w, &kset->kobj)))
+		return -EINVAL;
 	/* A 2.6.0 kset with no parent of its own goes under its subsystem's directory. */
 	if (!kset->kobj.parent && !kset->kobj.kset && kset->subsys && &kset->subsys->kset != kset)
 		kset->kobj.parent = &kset->subsys->kset.kobj;
