@@ -152,7 +152,8 @@ static void forget_pointers(struct kl_ctx *ctx, struct kl_node *gone)
 	struct kobject *kobj = kl_view(gone, KL_KOBJECT);
 	struct kset *kset = kl_view(gone, KL_KSET);
 
-	for (struct kl_node *m = ctx->nodes; m; m = m->next) {
+	for (size_t i = 0; i < gone->npointed_by; i++) {
+		struct kl_node *m = gone->pointed_by[i];
 		struct kobject *k = m->released ? NULL : kl_view(m, KL_KOBJECT);
 		if (!k)
 			continue;
@@ -161,6 +162,54 @@ static void forget_pointers(struct kl_ctx *ctx, struct kl_node *gone)
 		if (k->parent == kobj && !(live && r->parent == gone->id))
 			k->parent = NULL;
 		if (kset && k->kset == kset && !(live && r->kset == gone->id))
+			k->kset = NULL;
+	}
+	free(gone->pointed_by);
+	gone->pointed_by = NULL;
+	gone->npointed_by = gone->pointed_cap = 0;
+}
+
+/* Lists @from with @to, if @to is core-owned and @from was not last listed there. */
+static void note_pointer(lua_State *L, struct kl_node *from, struct kl_node *to, int which)
+{
+	if (!to || !to->ext || from->noted[which] == to)
+		return;
+	if (to->npointed_by == to->pointed_cap) {
+		size_t cap = to->pointed_cap ? 2 * to->pointed_cap : 4;
+		struct kl_node **p = realloc(to->pointed_by, cap * sizeof(*p));
+		if (!p)
+			luaL_error(L, "not enough memory");
+		to->pointed_by = p;
+		to->pointed_cap = cap;
+	}
+	to->pointed_by[to->npointed_by++] = from;
+	from->noted[which] = to;
+}
+
+/* The node of the object at @addr, or NULL once a core-owned one is freed (a callback
+ * during the call that set the pointer may have released it before it was listed). */
+static struct kl_node *pointee(lua_State *L, struct kl_ctx *ctx, void *addr,
+			       enum kl_type view, bool *gone)
+{
+	struct kl_node *n = kl_map_get(&ctx->map, addr);
+	*gone = n && n->ext && n->released && kl_view(n, view) == addr;
+	return *gone ? NULL : kl_node_of(L, ctx, addr, view);
+}
+
+void kl_note_pointers(lua_State *L, struct kl_ctx *ctx, struct kl_node *n)
+{
+	struct kobject *k = n && !n->released ? kl_view(n, KL_KOBJECT) : NULL;
+	bool gone;
+	if (!k)
+		return;
+	if (k->parent) {
+		note_pointer(L, n, pointee(L, ctx, k->parent, KL_KOBJECT, &gone), 0);
+		if (gone)
+			k->parent = NULL;
+	}
+	if (k->kset) {
+		note_pointer(L, n, pointee(L, ctx, k->kset, KL_KSET, &gone), 1);
+		if (gone)
 			k->kset = NULL;
 	}
 }

@@ -86,24 +86,17 @@ void kl_set_function(lua_State *L, struct kl_node *n, const char *key, int vidx)
 }
 
 /*
- * Frees every node (the memory of the world's objects) and their heap names. A core-owned
- * object is the core's: only one that our kobject_create_and_add or kset_create_and_add
- * made and that was never released (a leak the world has already reported) is freed
- * here, as its release would have; the others (/sys/kernel, C code's) are not touched.
+ * Frees every node (the memory of the Lua-made objects). The world, freed first, gave
+ * back what the core allocated: heap names and the objects kobject_create_and_add or
+ * kset_create_and_add made that were never released.
  */
 static void free_nodes(struct kl_ctx *ctx)
 {
 	for (struct kl_node *n = ctx->nodes, *next; n; n = next) {
 		next = n->next;
-		struct kobject *kobj = kl_view(n, KL_KOBJECT);
-		bool ours = !n->ext || n->reclaim;
-		/* The core frees a long name at release; a live object's is still ours. */
-		if (kobj && ours && !n->released && kobj->k_name && kobj->k_name != kobj->name)
-			free(kobj->k_name);
-		if (n->ext && n->reclaim && !n->released)
-			free(n->ext);
 		free(n->extra);
 		free(n->extra2);
+		free(n->pointed_by);
 		free(n);
 	}
 	ctx->nodes = NULL;

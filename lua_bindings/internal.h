@@ -122,7 +122,9 @@ struct kl_attr_ref {
  * (kobject_create_and_add, kset_create_and_add, /sys/kernel) or that C code made: the
  * core frees it at its release, after which the node only remembers it. Pointers that
  * Lua's objects keep to it without a reference (a parent or kset assigned as a field)
- * are cleared at that release (kl_node_released), so they never reach freed memory.
+ * are cleared at that release (kl_node_released), so they never reach freed memory. Each
+ * such node lists the nodes that were given a pointer to it (kl_note_pointers), so that
+ * a release looks at those only, not at every node.
  */
 struct kl_node {
 	struct kl_node *next;   /* the context's list */
@@ -150,6 +152,9 @@ struct kl_node {
 	void *extra;            /* ktypes: default_attrs block; attributes: the name;
 				 * groups: the attrs array, its copies and the name */
 	void *extra2;           /* ktypes: the default_groups array */
+	struct kl_node **pointed_by; /* @ext nodes: nodes given a parent or kset pointer to it */
+	size_t npointed_by, pointed_cap;
+	struct kl_node *noted[2]; /* the nodes this one was last listed by, as parent, kset */
 };
 
 /* Address -> node, for every address a node exposes (kobject, kset, subsystem, ktype). */
@@ -328,6 +333,10 @@ const char *kl_state_name(struct kl_ctx *ctx, struct kl_node *n);
 void kl_push_path(lua_State *L, struct kl_ctx *ctx, struct kl_node *n);
 /* The on_release hook: marks @r's node released and drops what Lua kept for it. */
 void kl_node_released(struct kl_ctx *ctx, const struct kobj_record *r);
+/* Lists @n with the core-owned objects its parent and kset fields point to, after any call
+ * that may have set them, so that their release clears pointers @n holds without a
+ * reference. */
+void kl_note_pointers(lua_State *L, struct kl_ctx *ctx, struct kl_node *n);
 
 /* origin.c */
 /* Notes the calling script's file:line (for the core and for ctx->file/line). */

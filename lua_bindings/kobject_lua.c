@@ -344,10 +344,12 @@ static int kobject_newindex(lua_State *L)
 			return luaL_error(L, "setting parent: '%s' would become its own ancestor",
 					  kobject_name(kobj));
 		kobj->parent = KOBJ(p);
+		kl_note_pointers(L, ctx, n);
 	} else if (strcmp(key, "kset") == 0) {
 		struct kl_node *k = kl_check_opt(L, 3, KL_KSET, op);
 		check_movable(L, ctx, n, key);
 		kobj->kset = k ? kl_view(k, KL_KSET) : NULL;
+		kl_note_pointers(L, ctx, n);
 	} else if (strcmp(key, "ktype") == 0) {
 		struct kl_node *t = kl_check_opt(L, 3, KL_KTYPE, op);
 		if (n->ext)

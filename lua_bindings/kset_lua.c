@@ -85,6 +85,7 @@ static int l_new_kset(lua_State *L)
 	kset->ktype = kt ? kl_view(kt, KL_KTYPE) : NULL;
 	kset->subsys = SUBSYS(sub);
 	kset->kobj.parent = parent ? KOBJ(parent) : NULL;
+	kl_note_pointers(L, ctx, n);
 	kl_set_hotplug(L, ctx, n, 3);
 	kl_set_uevent_ops(L, n, 4);
 	if (!lua_isnil(L, 2))

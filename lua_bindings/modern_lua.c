@@ -111,6 +111,7 @@ int kl_kobject_add_named(lua_State *L)
 	else
 		err = (kobject_add_named)(KOBJ(n), parent, NULL);
 	kl_leave(ctx);
+	kl_note_pointers(L, ctx, n);
 	lua_pushinteger(L, err);
 	return 1;
 }
@@ -167,6 +168,7 @@ static int l_kobject_create_and_add(lua_State *L)
 	if (!n)
 		return luaL_error(L, "%s: the new object has no record", op); /* cannot happen */
 	n->reclaim = true;
+	kl_note_pointers(L, ctx, n);
 	kl_push_ref(L, ctx, n, KL_KOBJECT, token); /* the creator's reference */
 	return 1;
 }
@@ -211,6 +213,7 @@ static int l_kset_create_and_add(lua_State *L)
 		n->ext = kset;
 		kl_map_add(L, ctx, n);
 	}
+	kl_note_pointers(L, ctx, n);
 	kl_push_ref(L, ctx, n, KL_KSET, token); /* the creator's reference */
 	return 1;
 }
@@ -282,6 +285,7 @@ static int l_kobject_move(lua_State *L)
 	kl_enter(L, ctx);
 	int err = (kobject_move)(KOBJ(n), parent);
 	kl_leave(ctx);
+	kl_note_pointers(L, ctx, n);
 	lua_pushinteger(L, err);
 	return 1;
 }

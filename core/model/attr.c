@@ -167,12 +167,13 @@ int (sysfs_create_file)(struct kobject *kobj, const struct attribute *attr)
 	return err;
 }
 
-/* Removes the entry @name of type @type from @dir, if there is one; Return: true if so. */
+/* Removes the entry @name of type @type from @dir, if there is one; Return: true if so.
+ * A child object's own directory is never taken for a group's, whatever its name. */
 static bool remove_named(struct kobj_world *w, struct sysfs_dirent *dir, const char *name,
 			 enum sysfs_type type)
 {
 	struct sysfs_dirent *d = name ? kobj_sysfs_find(w, dir, name) : NULL;
-	if (!d || sysfs_dirent_type(d) != type)
+	if (!d || sysfs_dirent_type(d) != type || sysfs_dirent_is_object(d))
 		return false;
 	kobj_sysfs_remove(w, d);
 	return true;
@@ -285,36 +286,72 @@ static size_t count_of(void *const *list)
 	return n;
 }
 
-/* File @i of @grp (its attrs, then its bin_attrs) in @gdir, unless is_visible() hides
- * it; *@made is the new entry or NULL. Return: 0 or an error; *@gone if the callback
- * took the object's directory @dir away (with everything in it). */
-static int group_file(struct kcall *c, struct kobject *kobj, struct sysfs_dirent *dir,
-		      struct sysfs_dirent *gdir, const struct attribute_group *grp, size_t i,
-		      struct sysfs_dirent **made, bool *gone)
+/* Attribute @i of @grp: its attrs, then its bin_attrs. */
+static const struct attribute *group_attr(const struct attribute_group *grp, size_t i,
+					  bool *bin, int *at)
 {
 	size_t n = count_of((void *const *)grp->attrs);
-	bool bin = i >= n;
-	int at = (int)(bin ? i - n : i);
+	*bin = i >= n;
+	*at = (int)(*bin ? i - n : i);
+	return *bin ? &grp->bin_attrs[*at]->attr : grp->attrs[*at];
+}
+
+/* The directory @grp's files go in: @dir, or its subdirectory named for the group;
+ * NULL if a callback removed it. Found again by name after each callback, since
+ * is_visible() may remove the group, or the object, before the next file is made. */
+static struct sysfs_dirent *group_dir(struct kobj_world *w, struct sysfs_dirent *dir,
+				      const struct attribute_group *grp)
+{
+	if (!grp->name)
+		return dir;
+	struct sysfs_dirent *d = kobj_sysfs_find(w, dir, grp->name);
+	return d && sysfs_dirent_type(d) == SYSFS_DIR && !sysfs_dirent_is_object(d) ? d : NULL;
+}
+
+/* File @i of @grp in the group's directory, unless is_visible() hides it; *@made is
+ * whether it was made. Return: 0 or an error; -ENOENT if the callback took the object's
+ * directory @dir away (with everything in it) or the group's own. */
+static int group_file(struct kcall *c, struct kobject *kobj, struct sysfs_dirent *dir,
+		      const struct attribute_group *grp, size_t i, bool *made)
+{
+	bool bin;
+	int at;
+	const struct attribute *a = group_attr(grp, i, &bin, &at);
 	unsigned mode = group_mode(c, kobj, grp, at, bin);
 	const struct kobj_record *r = kobj_live_of(c->w, kobj);
+	struct sysfs_dirent *gdir = r && r->dir == dir ? group_dir(c->w, dir, grp) : NULL;
+	struct sysfs_dirent *d = NULL;
 
-	*made = NULL;
-	*gone = !r || r->dir != dir;
-	if (*gone || !mode)
+	*made = false;
+	if (!gdir)
+		return -ENOENT;
+	if (!mode)
 		return 0;
-	return bin ? create_bin_file(c, kobj, gdir, grp->bin_attrs[at], mode, made)
-		   : create_file(c, kobj, gdir, grp->attrs[at], mode, made);
+	int err = bin ? create_bin_file(c, kobj, gdir, grp->bin_attrs[at], mode, &d)
+		      : create_file(c, kobj, gdir, a, mode, &d);
+	*made = d != NULL;
+	return err;
+}
+
+/* Removes file @i of @grp from @gdir if it is still the one this call made. */
+static void unmake(struct kobj_world *w, struct sysfs_dirent *gdir,
+		   const struct attribute_group *grp, size_t i)
+{
+	bool bin;
+	int at;
+	const struct attribute *a = group_attr(grp, i, &bin, &at);
+	struct sysfs_dirent *d = kobj_sysfs_find(w, gdir, a->name);
+	if (d && sysfs_dirent_attr(d) == a)
+		kobj_sysfs_remove(w, d);
 }
 
 /* The files of @grp in @dir (or its named subdirectory); on failure nothing remains. */
 static int create_group(struct kcall *c, struct kobject *kobj, struct sysfs_dirent *dir,
 			const struct attribute_group *grp)
 {
-	struct sysfs_dirent *gdir = dir;
 	unsigned obj = id_of(c->w, kobj);
 	char where[256];
 	int err = 0;
-	bool gone = false;
 
 	if (!grp->attrs && !grp->bin_attrs) {
 		kobj_diagnose(c, KOBJ_DIAG_EMPTY_GROUP, obj,
@@ -326,25 +363,27 @@ static int create_group(struct kcall *c, struct kobject *kobj, struct sysfs_dire
 					   kobj_site_where(c->w, c->site, where)));
 		return -EINVAL;
 	}
-	if (grp->name && !(gdir = kobj_sysfs_add(c->w, dir, grp->name, SYSFS_DIR, obj, kobj,
-						 NULL, 0, 0, &err)))
+	if (grp->name && !kobj_sysfs_add(c->w, dir, grp->name, SYSFS_DIR, obj, kobj, NULL, 0, 0,
+					 &err))
 		return err == -EEXIST ? duplicate(c, kobj, dir, grp->name) : err;
 	size_t n = count_of((void *const *)grp->attrs) +
 		   count_of((void *const *)grp->bin_attrs), nmade = 0;
-	struct sysfs_dirent **made = kobj_xcalloc(n + 1, sizeof(*made));
-	for (size_t i = 0; i < n && !err && !gone; i++) {
-		err = group_file(c, kobj, dir, gdir, grp, i, &made[nmade], &gone);
-		nmade += made[nmade] != NULL;
+	size_t *made = kobj_xcalloc(n + 1, sizeof(*made));
+	for (size_t i = 0; i < n && !err; i++) {
+		bool one;
+		err = group_file(c, kobj, dir, grp, i, &one);
+		if (one)
+			made[nmade++] = i;
 	}
-	if (gone) { /* is_visible() deleted the object: its directory went with all */
-		kobj_xfree(made);
-		return -ENOENT;
-	}
-	if (err && grp->name)
+	/* A callback may have deleted the object or the group: what is left is found by
+	 * name. Only what this call made goes: a clashing file that was there stays. */
+	const struct kobj_record *r = kobj_live_of(c->w, kobj);
+	struct sysfs_dirent *gdir = err && r && r->dir == dir ? group_dir(c->w, dir, grp) : NULL;
+	if (gdir && grp->name)
 		kobj_sysfs_remove(c->w, gdir);
-	/* Only what this call made goes: a clashing file that was there stays. */
-	while (err && !grp->name && nmade)
-		kobj_sysfs_remove(c->w, made[--nmade]);
+	else if (gdir)
+		while (nmade)
+			unmake(c->w, gdir, grp, made[--nmade]);
 	kobj_xfree(made);
 	return err;
 }
@@ -485,8 +524,9 @@ int kobj_create_dir(struct kcall *c, struct kobject *kobj, struct kobj_record *r
 	if (!r->released)
 		kobj->dentry = NULL;
 	if (err != -EEXIST) {
-		char *ppath = kobj_sysfs_path_of(pdir);
+		/* an is_visible() may have deleted the parent, and @pdir with it: ask again */
 		const struct kobj_record *pr = kobj_rec(c->w, r->parent);
+		char *ppath = kobj_sysfs_path_of(pr && pr->dir ? pr->dir : kobj_sysfs_root(c->w));
 		kobj_report_dir_failed(c, r, pr ? pr->name : NULL, ppath, err);
 		kobj_xfree(ppath);
 	} else if (r->era == KOBJ_ERA_TODAY) {

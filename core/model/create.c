@@ -40,6 +40,7 @@ static struct kobject *create_and_add(struct kcall *c, const char *name,
 	if (!kobj)
 		return NULL;
 	memset(kobj, 0, sizeof(*kobj));
+	kobj_owned_add(c->w, kobj, KOBJ_OWNED_OBJECT);
 	const char *step = c->step;
 	c->step = "kobject_create";
 	struct kobj_record *r = kobj_init_as(c, kobj, KOBJ_KIND_KOBJECT, &dynamic_kobj_ktype,
@@ -94,6 +95,7 @@ struct kset *(kset_create_and_add)(const char *name, const struct kset_uevent_op
 	if (!kset)
 		return NULL;
 	memset(kset, 0, sizeof(*kset));
+	kobj_owned_add(c.w, kset, KOBJ_OWNED_OBJECT);
 	kset->uevent_ops = uevent_ops;
 	kset->kobj.parent = parent_kobj;
 	c.step = "kset_register";

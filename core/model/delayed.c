@@ -159,6 +159,12 @@ static void run_delayed(struct kobj_world *w, struct kobj_pending e)
 	}
 	struct kcall c = kobj_call_in(w, e.put_at, "kobject_delayed_cleanup");
 	kobj_ledger_drop(w, r, e.entry, e.put_at);
+	if (r->holders) {
+		/* an object took it as its parent or kset while it waited (reported then): the
+		 * kernel frees it under that object; the sandbox keeps it, never released */
+		r->release_pending = false;
+		return;
+	}
 	kobj_cleanup(&c, r);
 }
 

@@ -252,8 +252,9 @@ void kobj_report_saturation(struct kcall *c, struct kobj_record *r, int event, i
 		story = kobj_xasprintf("its count reached 0 at %s and its release is only "
 				       "delayed (DEBUG_KOBJECT_RELEASE): it runs when due whatever "
 				       "happens now, so whoever keeps this pointer will use freed "
-				       "memory. Take a reference only while holding one, or use "
-				       "kobject_get_unless_zero() in lookups",
+				       "memory (only an object that takes it as its parent or kset "
+				       "keeps it alive here, saturated). Take a reference only while "
+				       "holding one, or use kobject_get_unless_zero() in lookups",
 				       kobj_site_where(c->w, r->release_at, when));
 	else if (r->release_pending)
 		story = kobj_xasprintf("its count reached 0 at %s and its release is queued "

@@ -32,8 +32,13 @@ static int kset_add_as(struct kcall *c, struct kset *kset)
 {
 	if (!kset)
 		return -EINVAL;
+	/* A released kset's memory may be freed, and one never initialised may be too: both
+	 * are refused or reported before anything is written there. */
+	struct kobj_record *r = kobj_rec_of(c->w, &kset->kobj);
+	if (kobj_refuse_released(c, r))
+		return -EINVAL;
 	/* A 2.6.0 kset with no parent of its own goes under its subsystem's directory. */
-	if (!kset->kobj.parent && !kset->kobj.kset && kset->subsys && &kset->subsys->kset != kset)
+	if (r && !kset->kobj.parent && !kset->kobj.kset && kset->subsys && &kset->subsys->kset != kset)
 		kset->kobj.parent = &kset->subsys->kset.kobj;
 	return kobj_add_as(c, &kset->kobj);
 }

@@ -319,10 +319,17 @@ static void release_tail(struct kcall *c, struct kobj_record *r, bool call_relea
 		trace_cleanup(c, r, t);
 	if (r->in_sysfs)
 		auto_del(c, r);
+	/* released by a callback in the middle of its add: it leaves the kset's list now,
+	 * before release() frees the memory the list points to */
+	if (!list_empty(&kobj->entry))
+		list_del_init(&kobj->entry);
 	char *heap_name = kobj->k_name != kobj->name ? kobj->k_name : NULL;
 	bool named = kobj_name_of(kobj)[0] != '\0';
 	r->ktype = t;
 	r->refcount = 0;
+	/* a delayed release that runs although callers took it again meanwhile (reported
+	 * then): their references point at freed memory from now on, as in the kernel */
+	kobj_ledger_clear(w, r, c->site);
 	kobj_rec_mark_released(w, r, c->site);
 	kobj_mirror(kobj, r);
 	kobj_log_op(w, KOBJ_EV_RELEASE, call_release ? "release" : "kfree", r->id, 0, 0, 0,
@@ -334,12 +341,16 @@ static void release_tail(struct kcall *c, struct kobj_record *r, bool call_relea
 		if (rules->traces)
 			kobj_trace_obj(c, r, "calling ktype release");
 		kobj_callback_enter(w);
-		release(kobj); /* may free kobj: it is not touched after this */
+		release(kobj); /* may kfree kobj, which keeps it readable a while */
 		kobj_callback_leave(w);
 	}
+	/* memory that outlives its release (no kfree) must not keep pointing at the name
+	 * freed below; kfree() already turned a freed one to its inline name */
+	if (heap_name && kobj->k_name == heap_name)
+		kobj->k_name = kobj->name;
 	if (rules->traces && named)
 		kobj_trace(w, KOBJ_LOGLEVEL_DEBUG, r->id, 0, "kobject: '%s': free name", r->name);
-	kobj_xfree(heap_name);
+	kobj_owned_free(w, heap_name);
 	if (w->on_release)
 		w->on_release(r, w->on_release_ctx);
 	let_go(r, next);
@@ -626,10 +637,12 @@ int kobj_add_as(struct kcall *c, struct kobject *kobj)
 	struct kobj_record *pr = kobj_rec(w, r->parent);
 	err = kobj_create_dir(c, kobj, r, pr ? pr->dir : kobj_sysfs_root(w));
 	if (err) {
-		if (kset)
+		/* a callback (is_visible) may have released it: its memory is not ours then */
+		if (!r->released) {
 			list_del_init(&kobj->entry);
-		unhold(c, r);
-		kobj->parent = NULL;
+			kobj->parent = NULL;
+		}
+		unhold(c, r); /* may release it: not touched after this */
 		return err;
 	}
 	r->nearest_kset = r->kset ? r->kset : pr ? pr->nearest_kset : 0;

@@ -11,21 +11,6 @@
 
 #define DEFAULT_SEED 0x6b6f626a656374ull /* "kobject" */
 
-/* /sys/kernel and friends go with their world: their memory is the world's. */
-static void free_builtins(struct kobj_world *w, struct kobj_model *m)
-{
-	for (int i = KOBJ_BUILTIN_COUNT - 1; i >= 0; i--) {
-		struct kobj_record *r = kobj_rec(w, m->builtin[i]);
-		if (!r || r->released)
-			continue;
-		struct kobject *k = kobj_of(r);
-		if (k->k_name != k->name)
-			kobj_xfree(k->k_name);
-		r->memory_gone = true;
-		kobj_xfree(k);
-	}
-}
-
 static void free_model(struct kobj_world *w, void *state)
 {
 	struct kobj_model *m = state;
@@ -33,7 +18,7 @@ static void free_model(struct kobj_world *w, void *state)
 	for (size_t i = 0; i < m->nktype_names; i++)
 		kobj_xfree(m->ktype_names[i].name);
 	kobj_xfree(m->ktype_names);
-	free_builtins(w, m);
+	kobj_owned_teardown(w); /* /sys/kernel, leaked objects the core made, live names */
 	kobj_modules_free(w);
 	kobj_trackers_free(w);
 	kobj_events_free(w);

@@ -234,6 +234,8 @@ struct kobj_model {
 	size_t nktype_names, ktype_names_cap;
 	/* memory kfree() gave back, held a while before it is really freed */
 	struct kobj_quarantine *quarantine;
+	/* memory the model gave objects (heap names, objects it allocated), still out */
+	struct kobj_map owned;
 	/* callbacks (release, show, filter...) running now */
 	unsigned in_callback;
 	/* the simulated threads (sched.h), or NULL */
@@ -273,6 +275,16 @@ bool kobj_may_free(struct kcall *c, const void *p, size_t size);
  * quarantine; its records are marked gone when it is really freed. */
 void kobj_free_object_memory(struct kobj_world *w, void *p);
 void kobj_quarantine_free(struct kobj_world *w);
+
+/* Memory the model gives an object (a heap name, an object it allocates itself) is noted
+ * while it is out, so that the world gives back what is left when it goes, without
+ * reading any object's memory. */
+enum kobj_owned { KOBJ_OWNED_NAME = 1, KOBJ_OWNED_OBJECT = 2 };
+void kobj_owned_add(struct kobj_world *w, void *p, enum kobj_owned what);
+/* Frees an owned name (or any owned block) at once and forgets it; NULL is fine. */
+void kobj_owned_free(struct kobj_world *w, void *p);
+/* What is still out when the world goes: names freed, objects through the quarantine. */
+void kobj_owned_teardown(struct kobj_world *w);
 
 /* ======================================================================= modules */
 

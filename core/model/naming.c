@@ -32,13 +32,14 @@ void kobj_install_name(struct kcall *c, struct kobject *kobj, struct kobj_record
 	size_t len = strlen(name);
 
 	if (kobj->k_name && kobj->k_name != kobj->name)
-		kobj_xfree(kobj->k_name);
+		kobj_owned_free(c->w, kobj->k_name);
 	snprintf(kobj->name, KOBJ_NAME_LEN, "%s", name);
 	if (len < KOBJ_NAME_LEN) {
 		kobj->k_name = kobj->name;
 		kobj_xfree(name);
 	} else {
 		kobj->k_name = name;
+		kobj_owned_add(c->w, name, KOBJ_OWNED_NAME);
 	}
 	if (!r)
 		return; /* 2.6.0 lets an object be named before it is initialised */

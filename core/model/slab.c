@@ -68,6 +68,16 @@ static unsigned state_of(const struct kobj_quarantine *q, const void *p)
 	return kobj_map_get(&q->state, (uintptr_t)p);
 }
 
+/* A released kobject in memory being freed reads its inline name from now on: the heap
+ * copy was freed at its release, and a stale pointer may still ask for the name. */
+static void unname(struct kcall *c, struct kobj_record *r)
+{
+	struct kobject *k = kobj_of(r);
+	(void)c;
+	if (r->released)
+		k->k_name = k->name;
+}
+
 static void mark_gone(struct kcall *c, struct kobj_record *r)
 {
 	(void)c;
@@ -136,7 +146,7 @@ static void freed_live(struct kcall *c, struct kobj_record *r)
 
 	if (r->released)
 		return;
-	if (r->release_pending) {
+	if (r->release_pending && !r->holders) {
 		kobj_release_freed(c, r);
 		return;
 	}
@@ -176,8 +186,10 @@ void (kfree)(const void *p)
 	if (!p)
 		return;
 	struct kobj_quarantine *q = quarantine(c.w);
-	if (state_of(q, p) == KEPT)
-		return; /* reported when it was first freed */
+	if (state_of(q, p) == KEPT) { /* reported when it was first freed */
+		each_kobject(c.w, p, malloc_usable_size((void *)p), unname, &c);
+		return;
+	}
 	if (state_of(q, p) == QUARANTINED) {
 		char where[256];
 		kobj_diagnose(&c, KOBJ_DIAG_USE_AFTER_FREE, 0,
@@ -194,12 +206,50 @@ void (kfree)(const void *p)
 		kobj_map_put(&q->state, (uintptr_t)p, KEPT);
 		return;
 	}
+	each_kobject(c.w, p, size, unname, &c);
 	quarantine_put(c.w, (void *)p, size);
 }
 
 void kobj_free_object_memory(struct kobj_world *w, void *p)
 {
 	struct kobj_quarantine *q = quarantine(w);
-	if (p && !state_of(q, p))
+	kobj_map_del(&kobj_model(w)->owned, (uintptr_t)p);
+	if (p && !state_of(q, p)) {
+		each_kobject(w, p, malloc_usable_size(p), unname, NULL);
 		quarantine_put(w, p, malloc_usable_size(p));
+	}
+}
+
+/* ============================================================ memory objects own */
+
+void kobj_owned_add(struct kobj_world *w, void *p, enum kobj_owned what)
+{
+	kobj_map_put(&kobj_model(w)->owned, (uintptr_t)p, what);
+}
+
+void kobj_owned_free(struct kobj_world *w, void *p)
+{
+	if (!p)
+		return;
+	kobj_map_del(&kobj_model(w)->owned, (uintptr_t)p);
+	kobj_xfree(p);
+}
+
+void kobj_owned_teardown(struct kobj_world *w)
+{
+	struct kobj_map *m = &kobj_model(w)->owned;
+	struct kobj_quarantine *q = quarantine(w);
+
+	for (size_t i = 0; i < m->cap; i++) {
+		void *p = (void *)m->keys[i];
+		unsigned what = m->vals[i];
+		if (!what || state_of(q, p)) /* gone, or a caller kfree()d it: the quarantine's */
+			continue;
+		m->vals[i] = 0;
+		if (what == KOBJ_OWNED_NAME)
+			kobj_xfree(p);
+		else
+			quarantine_put(w, p, malloc_usable_size(p));
+	}
+	kobj_map_free(m);
 }

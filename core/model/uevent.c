@@ -156,7 +156,9 @@ static struct kset *nearest_kset(struct kcall *c, struct kobj_record *r, int *er
 	*err = -EINVAL;
 	if (!r->was_added) { /* never added: the pointers its creator set */
 		const struct kobject *top = kobj_of(r);
-		while (!top->kset && top->parent)
+		/* they may loop (kset_add() sets a kset's parent to its subsystem, whose
+		 * parent may be the kset): a chain longer than there are objects does */
+		for (size_t n = kobj_record_count(w); !top->kset && top->parent && n; n--)
 			top = top->parent;
 		return top->kset && kobj_live_of(w, &top->kset->kobj) ? top->kset : NULL;
 	}
