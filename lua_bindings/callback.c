@@ -27,9 +27,7 @@ int kl_msgh(lua_State *L)
 	return 1;
 }
 
-/* malloc'd printf; NULL if memory ran out. */
-static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *format(const char *fmt, ...)
+char *kl_asprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -55,8 +53,8 @@ static void record(struct kl_ctx *ctx, lua_State *L, int status, unsigned obj,
 		err = "not enough memory";
 	const char *tb = strstr(err, "\nstack traceback:");
 	int head = tb ? (int)(tb - err) : (int)strlen(err);
-	char *message = format("%s raised a Lua error: %.*s", what, head, err);
-	char *explanation = format("%s%s%s", consequence, tb ? "\n" : "", tb ? tb + 1 : "");
+	char *message = kl_asprintf("%s raised a Lua error: %.*s", what, head, err);
+	char *explanation = kl_asprintf("%s%s%s", consequence, tb ? "\n" : "", tb ? tb + 1 : "");
 
 	kobj_note_origin_in(ctx->file, ctx->line, ctx->func);
 	kobj_diag_record(ctx->world, KOBJ_DIAG_CALLBACK_ERROR, obj,

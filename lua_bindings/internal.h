@@ -359,6 +359,8 @@ const char *kl_intern(lua_State *L, struct kl_ctx *ctx, const char *s);
 bool kl_callback(struct kl_ctx *ctx, lua_CFunction body, void *arg, unsigned obj,
 		 const char *what, const char *consequence);
 int kl_msgh(lua_State *L);
+/* kl_asprintf() - printf into malloc'd memory (free() it); NULL if memory ran out. */
+char *kl_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * kl_charge() - note @units of work done in C (a walk over every record, a report) for

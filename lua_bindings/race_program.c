@@ -12,7 +12,6 @@
  * is { program, args, coroutines }: the program table { setup=, teardown=, check=,
  * [t] = { fn, args = } } and setup's results { ..., n = }.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,19 +37,11 @@ static char *copy(const char *s)
 	return c;
 }
 
-static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *format(const char *fmt, ...)
+/* A text a run cannot do without: out of memory here ends the process. */
+static char *must(char *s)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
 	if (!s)
 		abort();
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	return s;
 }
 
@@ -103,10 +94,10 @@ static int prepare(lua_State *L)
 			const char *tb = strstr(msg, "\nstack traceback:");
 			int head = tb ? (int)(tb - msg) : (int)strlen(msg);
 			bool stale = strstr(msg, "belongs to a world that was reset");
-			r->failed = format("setup() raised an error: %.*s%s%s", head, msg,
+			r->failed = must(kl_asprintf("setup() raised an error: %.*s%s%s", head, msg,
 					   stale ? " (each run starts in a fresh world, as after "
 						   "reset(): make what the threads use, ktypes "
-						   "included, in setup())" : "", msg + head);
+						   "included, in setup())" : "", msg + head));
 			return 0;
 		}
 		n = lua_gettop(L) - 3;
@@ -204,10 +195,11 @@ static void call_program(lua_State *L, struct lrace *r, const char *key)
 	for (lua_Integer i = 1; i <= n; i++)
 		lua_rawgeti(L, 2, i);
 	if (lua_pcall(L, (int)n, 2, msgh) != LUA_OK)
-		r->failed = format("%s() raised an error: %s", key, lua_tostring(L, -1));
+		r->failed = must(kl_asprintf("%s() raised an error: %s", key, lua_tostring(L, -1)));
 	else if (strcmp(key, "check") == 0 && !lua_toboolean(L, -2))
-		r->failed = lua_isstring(L, -1) ? format("check() failed: %s", lua_tostring(L, -1))
-						: copy("check() returned false");
+		r->failed = lua_isstring(L, -1)
+				    ? must(kl_asprintf("check() failed: %s", lua_tostring(L, -1)))
+				    : copy("check() returned false");
 	lua_settop(L, msgh - 1);
 }
 
@@ -241,7 +233,7 @@ static char *verdict(void *p, const struct kobj_race_run *run)
 	failure = kobj_race_world_verdict(r->first_diag, true, r->allowed);
 	for (unsigned t = 1; !failure && t <= r->nthreads; t++)
 		if (r->errors[t])
-			failure = format("thread %u raised an error: %s", t, r->errors[t]);
+			failure = must(kl_asprintf("thread %u raised an error: %s", t, r->errors[t]));
 	if (!failure) {
 		failure = r->failed;
 		r->failed = NULL;

@@ -4,8 +4,9 @@
  * the env a uevent() callback fills within add_uevent_var's limits.
  *
  * The core asks the nearest kset's uevent_ops (the object's kset, else its parents'); the
- * trampolines find that kset the same way and its node from the ops pointer. Like the
- * article's hotplug_ops, the Lua functions are looked up when the event happens.
+ * trampolines ask the core which kset that is (kobj_uevent_kset) and find its node from
+ * the ops pointer. Like the article's hotplug_ops, the Lua functions are looked up when
+ * the event happens.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -262,15 +263,16 @@ struct uevent_call {
 	const char *name;       /* name(): the SUBSYSTEM= value, or NULL */
 };
 
-/* The call for @kobj: the nearest kset, found as the core found it. */
-static struct uevent_call make_call(const struct kobject *kobj)
+/* The call for @kobj, to the kset the core is asking. Return: false when that kset's
+ * uevent_ops are not these trampolines (C code called one for another kset's object). */
+static bool make_call(struct kobject *kobj, struct uevent_call *c)
 {
-	const struct kobject *top = kobj;
-	while (!top->kset && top->parent)
-		top = top->parent;
-	struct kl_node *n = container_of(top->kset->uevent_ops, struct kl_node, uev.ops);
-	return (struct uevent_call){ .ctx = n->ctx, .node = n, .kset = top->kset,
-				     .kobj = (struct kobject *)kobj };
+	struct kset *kset = kobj_uevent_kset(kobj);
+	if (!kset || !kset->uevent_ops || kset->uevent_ops->filter != filter_tramp)
+		return false;
+	struct kl_node *n = container_of(kset->uevent_ops, struct kl_node, uev.ops);
+	*c = (struct uevent_call){ .ctx = n->ctx, .node = n, .kset = kset, .kobj = kobj };
+	return true;
 }
 
 /* [] -> [fn kobj] for method @name; Return: false (nothing pushed) if absent. */
@@ -310,10 +312,12 @@ static int filter_body(lua_State *L)
 
 static int filter_tramp(struct kobject *kobj)
 {
-	struct uevent_call c = make_call(kobj);
+	struct uevent_call c;
 	char what[300];
 	unsigned id;
 
+	if (!make_call(kobj, &c))
+		return 1; /* as if there were no filter() */
 	c.result = 1;
 	describe(&c, "filter", &id, what);
 	if (!kl_callback(c.ctx, filter_body, &c, id, what,
@@ -342,10 +346,12 @@ static int name_body(lua_State *L)
 
 static const char *name_tramp(struct kobject *kobj)
 {
-	struct uevent_call c = make_call(kobj);
+	struct uevent_call c;
 	char what[300];
 	unsigned id;
 
+	if (!make_call(kobj, &c))
+		return NULL;
 	describe(&c, "name", &id, what);
 	if (!kl_callback(c.ctx, name_body, &c, id, what,
 			 "The event was dropped, as when name() returns NULL."))
@@ -377,13 +383,15 @@ static int uevent_body(lua_State *L)
 
 static int uevent_tramp(struct kobject *kobj, struct kobj_uevent_env *env)
 {
-	struct uevent_call c = make_call(kobj);
-	struct kl_ctx *ctx = c.ctx;
-	struct kobj_uevent_env *outer_env = ctx->uevent_env;
-	unsigned long outer_token = ctx->uevent_token;
+	struct uevent_call c;
 	char what[300];
 	unsigned id;
 
+	if (!make_call(kobj, &c))
+		return 0;
+	struct kl_ctx *ctx = c.ctx;
+	struct kobj_uevent_env *outer_env = ctx->uevent_env;
+	unsigned long outer_token = ctx->uevent_token;
 	c.env = env;
 	c.token = ++ctx->uevent_tokens;
 	ctx->uevent_env = env;

@@ -96,28 +96,30 @@ bool kobj_refuse_released(struct kcall *c, const struct kobj_record *r)
 	return true;
 }
 
-void kobj_report_get_uninit(struct kcall *c, struct kobject *kobj)
+/* "is not initialized, yet @call() is being called", and what the sandbox did instead. */
+static void report_uninit(struct kcall *c, struct kobject *kobj, enum kobj_diag_kind kind,
+			  const char *call, const char *outcome)
 {
 	char p[17], where[256];
-	kobj_diagnose(c, KOBJ_DIAG_GET_UNINIT, 0,
-		    kobj_xasprintf("kobject: '%s' (%s): is not initialized, yet kobject_get() "
-				   "is being called.", kobj_name_of(kobj),
-				   kobj_unknown_pointer(c->w, kobj, p)),
+	kobj_diagnose(c, kind, 0,
+		    kobj_xasprintf("kobject: '%s' (%s): is not initialized, yet %s() is being "
+				   "called.", kobj_name_of(kobj),
+				   kobj_unknown_pointer(c->w, kobj, p), call),
 		    kobj_xasprintf("%s() at %s was given an object that kobject_init() never set "
-				   "up, so it has no count to raise. The sandbox returned NULL.",
-				   kcall_now(c), kobj_site_where(c->w, c->site, where)));
+				   "up%s", kcall_now(c), kobj_site_where(c->w, c->site, where),
+				   outcome));
+}
+
+void kobj_report_get_uninit(struct kcall *c, struct kobject *kobj)
+{
+	report_uninit(c, kobj, KOBJ_DIAG_GET_UNINIT, "kobject_get",
+		      ", so it has no count to raise. The sandbox returned NULL.");
 }
 
 void kobj_report_put_uninit(struct kcall *c, struct kobject *kobj)
 {
-	char p[17], where[256];
-	kobj_diagnose(c, KOBJ_DIAG_PUT_UNINIT, 0,
-		    kobj_xasprintf("kobject: '%s' (%s): is not initialized, yet kobject_put() "
-				   "is being called.", kobj_name_of(kobj),
-				   kobj_unknown_pointer(c->w, kobj, p)),
-		    kobj_xasprintf("%s() at %s was given an object that kobject_init() never set "
-				   "up; there is no reference to drop. The sandbox ignored it.",
-				   kcall_now(c), kobj_site_where(c->w, c->site, where)));
+	report_uninit(c, kobj, KOBJ_DIAG_PUT_UNINIT, "kobject_put",
+		      "; there is no reference to drop. The sandbox ignored it.");
 }
 
 void kobj_report_get_released(struct kcall *c, const struct kobj_record *r)

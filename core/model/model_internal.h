@@ -238,6 +238,10 @@ struct kobj_model {
 	struct kobj_map owned;
 	/* callbacks (release, show, filter...) running now */
 	unsigned in_callback;
+	/* the uevent whose kset's uevent_ops are being asked now (kobj_uevent_kset) */
+	struct kobj_uevent_asking {
+		unsigned obj, kset; /* record ids; 0: none */
+	} asking;
 	/* the simulated threads (sched.h), or NULL */
 	struct kobj_sched *sched;
 	/* ref_tracker directories and trackers, or NULL */

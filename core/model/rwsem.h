@@ -1,10 +1,10 @@
 /*
  * Reader/writer semaphores as a subsystem uses them to guard its kset lists, simulated:
- * no host lock, since the sandbox runs one host thread (world.h). Each simulated kernel
- * thread's holdings are tracked, as lockdep does, so that taking one twice is reported
- * instead of hanging; a semaphore held by another simulated thread makes the caller wait
- * (the scheduler switches threads, sched.h), and threads that wait for each other are
- * reported as a deadlock.
+ * no host lock, since one host thread at a time runs the core (world.h). Each simulated
+ * kernel thread's holdings are tracked, as lockdep does, so that taking one twice is
+ * reported instead of hanging; a semaphore held by another simulated thread makes the
+ * caller wait (the scheduler switches threads, sched.h), and threads that wait for each
+ * other are reported as a deadlock.
  */
 #ifndef KOBJ_RWSEM_H
 #define KOBJ_RWSEM_H

@@ -145,25 +145,37 @@ static void note(struct kcall *c, const struct kobj_record *r, const char *why)
 	kobj_trace_obj(c, r, "kobject_uevent_env%s", why);
 }
 
-/* The kset whose uevent_ops decide: the object's, else its nearest ancestor's. Read from
- * the records (an object out of sysfs no longer holds its kset: a released one is a use
- * after free). Return: the kset, or NULL (with *@err: -EINVAL none, -ENOENT released). */
-static struct kset *nearest_kset(struct kcall *c, struct kobj_record *r, int *err)
+/* The record of the kset whose uevent_ops decide for @r, released or not: the object's,
+ * else its nearest ancestor's. Read from the records once it was added (an object out of
+ * sysfs no longer holds its kset: a released one is a use after free); before that, from
+ * the pointers its creator set. */
+static struct kobj_record *nearest_kset_rec(struct kobj_world *w, const struct kobj_record *r)
 {
-	struct kobj_world *w = c->w;
-	char where[256], when[256];
-
-	*err = -EINVAL;
-	if (!r->was_added) { /* never added: the pointers its creator set */
+	if (!r->was_added) {
 		const struct kobject *top = kobj_of(r);
 		/* they may loop (kset_add() sets a kset's parent to its subsystem, whose
 		 * parent may be the kset): a chain longer than there are objects does */
 		for (size_t n = kobj_record_count(w); !top->kset && top->parent && n; n--)
 			top = top->parent;
-		return top->kset && kobj_live_of(w, &top->kset->kobj) ? top->kset : NULL;
+		return top->kset ? kobj_live_of(w, &top->kset->kobj) : NULL;
 	}
-	unsigned id = r->in_sysfs ? r->nearest_kset : r->kset;
-	const struct kobj_record *kr = kobj_rec(w, id);
+	return kobj_rec(w, r->in_sysfs ? r->nearest_kset : r->kset);
+}
+
+static struct kset *kset_of(const struct kobj_record *kr)
+{
+	return kr ? container_of(kobj_of(kr), struct kset, kobj) : NULL;
+}
+
+/* The kset whose uevent_ops decide; Return: the kset, or NULL (with *@err: -EINVAL none,
+ * -ENOENT released, reported). */
+static struct kset *nearest_kset(struct kcall *c, struct kobj_record *r, int *err)
+{
+	struct kobj_world *w = c->w;
+	struct kobj_record *kr = nearest_kset_rec(w, r);
+	char where[256], when[256];
+
+	*err = -EINVAL;
 	if (kr && kr->released) {
 		*err = -ENOENT;
 		kobj_diagnose(c, KOBJ_DIAG_USE_AFTER_FREE, r->id,
@@ -177,7 +189,37 @@ static struct kset *nearest_kset(struct kcall *c, struct kobj_record *r, int *er
 					   kr->name, kobj_site_where(w, kr->release_at, when)));
 		return NULL;
 	}
-	return kr ? container_of(kobj_of(kr), struct kset, kobj) : NULL;
+	return kset_of(kr);
+}
+
+/* Enters a callback of @kset's uevent_ops about @r: until ask_end(), kobj_uevent_kset()
+ * names @kset. Return: what was asked before (an event sent from a callback nests). */
+static struct kobj_uevent_asking ask_begin(struct kobj_world *w, const struct kobj_record *r,
+					   const struct kset *kset)
+{
+	struct kobj_model *m = kobj_model(w);
+	struct kobj_uevent_asking outer = m->asking;
+	m->asking = (struct kobj_uevent_asking){ .obj = r->id, .kset = kset->kobj.kobj_id };
+	kobj_callback_enter(w);
+	return outer;
+}
+
+static void ask_end(struct kobj_world *w, struct kobj_uevent_asking outer)
+{
+	kobj_callback_leave(w);
+	kobj_model(w)->asking = outer;
+}
+
+struct kset *kobj_uevent_kset(const struct kobject *kobj)
+{
+	struct kobj_world *w = kobj_world_peek();
+	struct kobj_record *r = w ? kobj_live_of(w, kobj) : NULL;
+	if (!r)
+		return NULL;
+	const struct kobj_model *m = kobj_layer(w, KOBJ_LAYER_MODEL);
+	struct kobj_record *kr = m && m->asking.obj == r->id ? kobj_rec(w, m->asking.kset)
+							      : nearest_kset_rec(w, r);
+	return kr && !kr->released ? kset_of(kr) : NULL;
 }
 
 /* Builds and records the event once the kset agreed; Return: 0 or an error. */
@@ -201,9 +243,9 @@ static int send(struct kcall *c, struct kobj_record *r, enum kobject_action acti
 		err = add_var(c, env, "%s", envp_ext[i]);
 	const struct kset_uevent_ops *ops = kset->uevent_ops;
 	if (!err && ops && ops->uevent) {
-		kobj_callback_enter(w);
+		struct kobj_uevent_asking outer = ask_begin(w, r, kset);
 		err = ops->uevent(kobj_of(r), env);
-		kobj_callback_leave(w);
+		ask_end(w, outer);
 		if (err)
 			kobj_trace_obj(c, r, "kobject_uevent_env: uevent() returned %d", err);
 		if (r->released)
@@ -247,9 +289,9 @@ int kobj_uevent_as(struct kcall *c, struct kobject *kobj, enum kobject_action ac
 	}
 	const struct kset_uevent_ops *ops = kset->uevent_ops;
 	if (ops && ops->filter) {
-		kobj_callback_enter(w);
+		struct kobj_uevent_asking outer = ask_begin(w, r, kset);
 		int keep = ops->filter(kobj);
-		kobj_callback_leave(w);
+		ask_end(w, outer);
 		if (r->released || !(kset = nearest_kset(c, r, &err)))
 			return -ENOENT; /* the filter released it, or moved it out of any kset */
 		if (!keep) {
@@ -261,10 +303,10 @@ int kobj_uevent_as(struct kcall *c, struct kobject *kobj, enum kobject_action ac
 	const char *subsystem = kobj_name_of(&kset->kobj);
 	char *named = NULL;
 	if (ops && ops->name) {
-		kobj_callback_enter(w);
+		struct kobj_uevent_asking outer = ask_begin(w, r, kset);
 		const char *n = ops->name(kobj);
 		named = n ? kobj_xstrdup(n) : NULL; /* copied before anything can free it */
-		kobj_callback_leave(w);
+		ask_end(w, outer);
 		if (r->released || !(kset = nearest_kset(c, r, &err))) {
 			kobj_xfree(named);
 			return -ENOENT;

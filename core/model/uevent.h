@@ -60,6 +60,18 @@ int kobject_uevent_env(struct kobject *kobj, enum kobject_action action, char *e
 int kobject_uevent(struct kobject *kobj, enum kobject_action action);
 
 /**
+ * kobj_uevent_kset() - the kset whose uevent_ops decide about @kobj's uevents
+ *
+ * While kobject_uevent_env() asks a kset's uevent_ops about @kobj (filter, name or
+ * uevent), that kset; otherwise the one it would ask now: the object's kset, else its
+ * nearest ancestor's, as it was added. Callbacks written in another language find their
+ * kset with this rather than by walking kobj->kset and kobj->parent themselves.
+ * Return: the kset in the current world, no reference taken; NULL when there is none,
+ * it was released, or @kobj is not a live object. Cannot fail otherwise.
+ */
+struct kset *kobj_uevent_kset(const struct kobject *kobj);
+
+/**
  * add_uevent_var() - append "KEY=value" (printf-style) to @env
  * Return: 0, or -ENOMEM with the kernel's warning when there are already UEVENT_NUM_ENVP
  * variables ("too many keys") or the text does not fit UEVENT_BUFFER_SIZE ("buffer size

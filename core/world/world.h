@@ -4,10 +4,16 @@
  * event in the log, every misuse a diagnostic. The kernel-named calls (core/model) act on
  * the current world; tests and the REPL make fresh ones.
  *
- * Threading contract: one host thread at a time uses the core. The current world, the
- * origin note of the next call and the table of call names are process-wide and take no
- * lock; a world may move between threads only while no core call is running. Kernel
- * threads, CPUs and locks are simulated (core/model/rwsem.h), never host threads.
+ * Threading contract: a world belongs to one host thread at a time, and so does the
+ * core's process-wide state (the current world, the origin noted for the next call, the
+ * table of call names, the count of memory in use, the scheduler's hooks); none of it
+ * takes a host lock. Between core calls a world may move to another thread. The race
+ * explorer (core/race) keeps the contract inside calls too: each simulated kernel thread
+ * runs on a host thread of its own, but only the one holding the simulated CPU runs; the
+ * others wait at a scheduling point (core/model/sched.h), and the handover, a semaphore
+ * that orders memory, carries the world with it, the noted origin and the world's notes
+ * about the call in progress included (core/race/threads.c). Kernel locks are simulated
+ * (core/model/rwsem.h), never host locks.
  *
  * Memory contract: the world owns everything it records (names, origins, texts). Records
  * outlive the objects they describe; a record never points into an object's memory after

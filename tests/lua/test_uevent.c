@@ -169,6 +169,28 @@ static void test_failing_callbacks_drop_or_cancel_the_event(void **state)
 	assert_int_equal(kt_int(L, "return #leaks()"), 0);
 }
 
+/* The callbacks that run are those of the kset the core asks, whatever kobj->kset now
+ * says: a deleted member keeps the kset it was added with until it is added again. */
+static void test_callbacks_are_the_asked_ksets(void **state)
+{
+	lua_State *L = *state;
+	kt_run(L, prelude);
+	kt_run(L, "seen = {}\n"
+		  "function ops(tag) return { filter = function(k)\n"
+		  "  seen[#seen + 1] = tag .. ' ' .. k.name return true end } end\n"
+		  "a = kset_create_and_add('a', ops('a'), nil)\n"
+		  "b = kset_create_and_add('b', ops('b'), nil)\n"
+		  "dev = member(a, 'dev')\n"
+		  "kobject_del(dev)\n"
+		  "dev.kset = b\n"
+		  "r1 = kobject_uevent(dev, KOBJ_CHANGE)\n"
+		  "dev.kset = nil\n"
+		  "r2 = kobject_uevent(dev, KOBJ_CHANGE)");
+	assert_string_equal(kt_str(L, "return table.concat(seen, ',')"), "a dev,a dev");
+	kt_run(L, "kobject_put(dev); kset_unregister(a); kset_unregister(b)");
+	assert_int_equal(kt_int(L, "return #leaks()"), 0);
+}
+
 static void test_the_env_has_the_kernels_limits(void **state)
 {
 	lua_State *L = *state;
@@ -257,6 +279,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_events_need_a_kset, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_uevent_ops_filter_name_and_uevent, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_failing_callbacks_drop_or_cancel_the_event, kt_setup, kt_teardown),
+		cmocka_unit_test_setup_teardown(test_callbacks_are_the_asked_ksets, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_the_env_has_the_kernels_limits, kt_setup, kt_teardown),
 		cmocka_unit_test_setup_teardown(test_a_new_ksets_own_event_names_it, kt_setup, kt_teardown),
 	};
