@@ -83,7 +83,8 @@ xargs -P 2 -L 1 bash -c '
 
 # One file: the WebAssembly inside (file:// pages cannot fetch a separate .wasm). Node
 # can load it too, to try the worker's code outside a browser.
-emcc -O2 "$tmp"/obj/*.o -o "$tmp/kobj.js" --no-entry \
+# ASYNCIFY lets a race's simulated threads run on fibers (core/race/fibers.c).
+emcc -O2 "$tmp"/obj/*.o -o "$tmp/kobj.js" --no-entry -sASYNCIFY=1 \
 	-sMODULARIZE=1 -sEXPORT_NAME=createKobj -sENVIRONMENT=worker,node \
 	-sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 \
 	-sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=ccall,FS
