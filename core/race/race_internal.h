@@ -1,7 +1,8 @@
 /*
  * What the race explorer's files share: the host threads (threads.c) or, in the browser,
- * the fibers (fibers.c) that carry simulated threads, the CPU they pass (cpu.c), one run under the scheduler (scheduler.c), the path of decisions the
- * explorer backtracks over (explore.c) and schedule strings (schedule.c).
+ * the fibers (fibers.c) that carry simulated threads, the CPU they pass (cpu.c), one run
+ * under the scheduler (scheduler.c), the path of decisions the explorer backtracks over
+ * (explore.c) and schedule strings (schedule.c).
  */
 #ifndef KOBJ_RACE_INTERNAL_H
 #define KOBJ_RACE_INTERNAL_H

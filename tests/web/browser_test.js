@@ -421,8 +421,8 @@ async function main() {
   try {
     const page = await open(browser);
     for (const [name, scenario] of [["the prompt", prompt], ["lesson 1", lessonOne],
-                                    ["races", raceAtPrompt], ["runaways", runaway], ["served", served],
-                                    ["same as kobj", sameAsKobj]]) {
+                                    ["races", raceAtPrompt], ["runaways", runaway],
+                                    ["served", served], ["same as kobj", sameAsKobj]]) {
       const t = Date.now();
       await scenario(page, browser);
       console.log(`      (${name}: ${Date.now() - t} ms)`);
