@@ -5,9 +5,10 @@
  *
  * A program is a setup, a few threads (one C function each) and a verdict. Each run
  * starts from scratch (the setup makes a fresh world), so a schedule replays exactly.
- * Threads run on host threads of their own, but only one at a time: the CPU is a baton
- * passed at scheduling points, so the world is never used by two host threads at once
- * (core/world/world.h) and each thread keeps its own C stack between its steps.
+ * Threads run on host threads of their own (threads.c; fibers in the browser, fibers.c),
+ * but only one at a time: the CPU is a baton passed at scheduling points, so the world
+ * is never used by two host threads at once (core/world/world.h) and each thread keeps
+ * its own C stack between its steps.
  *
  * A schedule is written as the thread that ran each step, one digit per step ("1121"):
  * a step is what a thread does between two scheduling points. After the last digit each

@@ -1,14 +1,19 @@
 /*
- * What the race explorer's files share: the host threads that carry simulated threads
- * (threads.c), one run under the scheduler (scheduler.c), the path of decisions the
- * explorer backtracks over (explore.c) and schedule strings (schedule.c).
+ * What the race explorer's files share: the host threads (threads.c) or, in the browser,
+ * the fibers (fibers.c) that carry simulated threads, the CPU they pass (cpu.c), one run
+ * under the scheduler (scheduler.c), the path of decisions the explorer backtracks over
+ * (explore.c) and schedule strings (schedule.c).
  */
 #ifndef KOBJ_RACE_INTERNAL_H
 #define KOBJ_RACE_INTERNAL_H
 
+#include <stdint.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/fiber.h>
+#else
 #include <pthread.h>
 #include <semaphore.h>
-#include <stdint.h>
+#endif
 
 #include "core/model/sched.h"
 #include "core/race/race.h"
@@ -86,9 +91,14 @@ enum race_state { RACE_READY, RACE_BLOCKED, RACE_DONE };
 struct race_thread {
 	struct race *race;
 	unsigned id;
+#ifdef __EMSCRIPTEN__
+	emscripten_fiber_t fiber;  /* [0]: the caller's context */
+	char *stacks;              /* the fiber's C stack and asyncify's (malloc'd) */
+#else
 	pthread_t host;
 	bool started;              /* the host thread exists */
 	sem_t go;                  /* posted when the thread gets the CPU */
+#endif
 	enum race_state state;
 	const void *lock;          /* RACE_BLOCKED: waiting until ready(lock) */
 	bool (*ready)(const void *lock);
@@ -100,8 +110,10 @@ struct race_thread {
 struct race {
 	const struct kobj_race_program *p;
 	struct race_thread t[KOBJ_RACE_MAX_THREADS + 1]; /* [0]: the caller */
+#ifndef __EMSCRIPTEN__
 	sem_t done;                /* the caller waits here while the threads run */
 	bool quit;                 /* the host threads end */
+#endif
 	unsigned running;
 
 	/* the run in progress */
@@ -131,15 +143,19 @@ struct race {
 	bool nondeterministic;     /* a replayed decision found other threads able to run */
 };
 
-/* threads.c */
-/* Starts a host thread per simulated thread, parked. Return: 0, or -1 (@err says). */
+/* threads.c, or fibers.c in the browser */
+/* Makes a carrier per simulated thread, parked. Return: 0, or -1 (@err says). */
 int race_threads_start(struct race *r, char *err, size_t size);
-/* Ends and joins them. */
+/* Ends and frees them. */
 void race_threads_stop(struct race *r);
 /* Hands the CPU from @from to @to (0: the caller), saving and restoring their CPUs. */
 void race_pass(struct race *r, unsigned from, unsigned to);
 /* Waits until thread @me (0: the caller) gets the CPU back. */
 void race_wait(struct race *r, unsigned me);
+
+/* cpu.c */
+/* What race_pass does with the CPU's state: @from's saved, @to's restored, @to runs. */
+void race_hand_over(struct race *r, unsigned from, unsigned to);
 
 /* scheduler.c */
 /* Runs the threads once to their end: exploring, taking @r->replay decisions from the

@@ -2,9 +2,8 @@
  * Host threads that carry simulated threads, one CPU between them. Each simulated thread
  * runs on a host thread of its own, so that it keeps its C stack (a call suspended at a
  * scheduling point deep in the model) while another runs; a semaphore per thread is the
- * baton, and only its holder runs. Whatever the model keeps process-wide about the call
- * in progress (the origin noted for the next call, the world's notes) goes with the
- * baton: saved from the thread that gives it up, restored for the one that takes it.
+ * baton, and only its holder runs (cpu.c hands the CPU's state over with it). The
+ * browser, which has no host threads, carries them on fibers instead (fibers.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,38 +18,9 @@ static void sem_take(sem_t *s)
 		;
 }
 
-static void save_cpu(struct race_cpu *cpu)
-{
-	struct kobj_world *w = kobj_world_peek();
-	cpu->noted = kobj_noted;
-	if (w) {
-		cpu->last_take = w->last_take;
-		cpu->next_put = w->next_put;
-		cpu->next_put_obj = w->next_put_obj;
-		cpu->site_from_c = w->site_from_c;
-	}
-}
-
-static void restore_cpu(const struct race_cpu *cpu, unsigned thread)
-{
-	struct kobj_world *w = kobj_world_peek();
-	kobj_noted = cpu->noted;
-	if (w) {
-		w->last_take = cpu->last_take;
-		w->next_put = cpu->next_put;
-		w->next_put_obj = cpu->next_put_obj;
-		w->site_from_c = cpu->site_from_c;
-		w->thread = thread;
-	}
-}
-
 void race_pass(struct race *r, unsigned from, unsigned to)
 {
-	save_cpu(&r->t[from].cpu);
-	if (r->p->switched)
-		r->p->switched(r->p->ctx, from, to);
-	restore_cpu(&r->t[to].cpu, to);
-	r->running = to;
+	race_hand_over(r, from, to);
 	sem_post(to ? &r->t[to].go : &r->done);
 }
 

@@ -83,7 +83,19 @@ xargs -P 2 -L 1 bash -c '
 
 # One file: the WebAssembly inside (file:// pages cannot fetch a separate .wasm). Node
 # can load it too, to try the worker's code outside a browser.
+# ASYNCIFY lets a race's simulated threads run on fibers (core/race/fibers.c): every
+# function that may be on the stack when a fiber switches is instrumented to unwind and
+# rewind. That is most of Lua and the model, as a switch happens at scheduling points
+# reached through Lua's C functions, metamethods and finalizers, all called through
+# pointers. The C library's stdio, number parsing and qsort call through pointers too,
+# but only to their own writers and to comparators that never reach a scheduling point:
+# left out, they make the worker 125 kB smaller and the model's calls faster.
+not_switching=fclose,fflush,__toread,__uflow,__overflow,fread,__fwritex,fwrite,fputc,fputs
+not_switching+=,puts,fgets,do_getc,__shgetc,__vfprintf_internal,printf_core,pop_arg,out
+not_switching+=,vfiprintf,vsnprintf,snprintf,fiprintf,iprintf,__small_fprintf,fmt_fp
+not_switching+=,vfscanf,fscanf,sscanf,__floatscan,scanexp,strtod,qsort,sift,trinkle
 emcc -O2 "$tmp"/obj/*.o -o "$tmp/kobj.js" --no-entry \
+	-sASYNCIFY=1 -sASYNCIFY_REMOVE="$not_switching" \
 	-sMODULARIZE=1 -sEXPORT_NAME=createKobj -sENVIRONMENT=worker,node \
 	-sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 \
 	-sEXPORTED_FUNCTIONS=_malloc,_free -sEXPORTED_RUNTIME_METHODS=ccall,FS

@@ -121,6 +121,27 @@ EMSCRIPTEN_KEEPALIVE int web_open(double max_instructions, int max_memory_mib)
 	return 0;
 }
 
+/* =========================================================================== returns */
+
+static intptr_t returned;
+
+EMSCRIPTEN_KEEPALIVE intptr_t web_returned(void)
+{
+	return returned;
+}
+
+int web_keep(int value)
+{
+	returned = value;
+	return value;
+}
+
+const char *web_keep_text(const char *text)
+{
+	returned = (intptr_t)text;
+	return text;
+}
+
 /* ======================================================================== statements */
 
 static int load_numbered(lua_State *L, const char *text)
@@ -153,13 +174,7 @@ static bool is_command(const char *text)
 	return text[0] == ':' && text[1] != ':';
 }
 
-/**
- * web_statement() - run what the prompt collected: a colon command, or Lua
- * @text: the statement so far, its lines joined by '\n'
- * Return: WEB_DONE, WEB_ERROR (the error is printed), or WEB_MORE when the statement is
- * not finished (nothing ran; send it again with the next line).
- */
-EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
+static int statement(const char *text)
 {
 	lua_State *L = web_L;
 	int status;
@@ -191,6 +206,17 @@ EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
 }
 
 /**
+ * web_statement() - run what the prompt collected: a colon command, or Lua
+ * @text: the statement so far, its lines joined by '\n'
+ * Return: WEB_DONE, WEB_ERROR (the error is printed), or WEB_MORE when the statement is
+ * not finished (nothing ran; send it again with the next line).
+ */
+EMSCRIPTEN_KEEPALIVE int web_statement(const char *text)
+{
+	return web_keep(statement(text));
+}
+
+/**
  * web_prompt() - the prompt for the next line, as the terminal shows it ("kobj:12> ")
  * @pending: the lines of an unfinished statement, 0 when a new one starts
  */
@@ -210,13 +236,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_prompt(int pending)
 
 static char *candidates; /* the last answer of web_complete(), kept until the next call */
 
-/**
- * web_complete() - what Tab offers, as complete.c computes it for the terminal
- * @line: the text up to the cursor; @start: where the word being completed starts
- * @continuation: whether @line continues a statement (':' is then Lua, not a command)
- * Return: the candidates that replace the word, one a line ("" for none).
- */
-EMSCRIPTEN_KEEPALIVE const char *web_complete(const char *line, int start, int continuation)
+static const char *candidates_of(const char *line, int start, int continuation)
 {
 	lua_State *L = web_L;
 	luaL_Buffer b;
@@ -253,6 +273,17 @@ EMSCRIPTEN_KEEPALIVE const char *web_complete(const char *line, int start, int c
 	candidates = strdup(lua_tostring(L, -1));
 	lua_settop(L, 0);
 	return candidates ? candidates : "";
+}
+
+/**
+ * web_complete() - what Tab offers, as complete.c computes it for the terminal
+ * @line: the text up to the cursor; @start: where the word being completed starts
+ * @continuation: whether @line continues a statement (':' is then Lua, not a command)
+ * Return: the candidates that replace the word, one a line ("" for none).
+ */
+EMSCRIPTEN_KEEPALIVE const char *web_complete(const char *line, int start, int continuation)
+{
+	return web_keep_text(candidates_of(line, start, continuation));
 }
 
 /* ============================================================================= views */

@@ -2,6 +2,8 @@
 #ifndef KOBJ_REPL_WEB_H
 #define KOBJ_REPL_WEB_H
 
+#include <stdint.h>
+
 #include <lua.h>
 
 /* Where the worker writes the course, and the student's copies of the exercises. */
@@ -23,7 +25,15 @@ enum web_status {
 /* The sandbox's one Lua state (web_open makes it). */
 extern lua_State *web_L;
 
-/* What worker.js calls (each documented where it is defined). */
+/*
+ * What worker.js calls (each documented where it is defined). Those that run Lua keep
+ * what they return for web_returned() too: there a race's simulated threads run on
+ * fibers (core/race/fibers.c), and a switch between them unwinds the WebAssembly stack
+ * to JavaScript, so the value the call itself returns to JavaScript is lost.
+ */
+intptr_t web_returned(void);
+int web_keep(int value);
+const char *web_keep_text(const char *text);
 int web_open(double max_instructions, int max_memory_mib);
 int web_statement(const char *text);
 const char *web_prompt(int pending);

@@ -52,7 +52,7 @@ EMSCRIPTEN_KEEPALIVE const char *web_check(int n, const char *file)
 	}
 	snprintf(json, sizeof(json), "{\"passed\":%d,\"failed\":%d,\"error\":%s}", v.passed,
 		 v.failed, v.lua_error ? "true" : "false");
-	return json;
+	return web_keep_text(json);
 }
 
 /* ============================================================================= demos */
@@ -106,11 +106,7 @@ static int resume_demo(lua_State *co, int nargs)
 	return status == LUA_OK ? WEB_DONE : WEB_ERROR;
 }
 
-/**
- * web_demo() - run lesson @n's demo in a fresh world, as `kobj lesson run` does
- * Return: WEB_DONE, WEB_ERROR (printed), or WEB_ASK when it waits for a prediction.
- */
-EMSCRIPTEN_KEEPALIVE int web_demo(int n)
+static int demo(int n)
 {
 	const struct lesson *l = web_L ? lesson_numbered(n) : NULL;
 	lua_State *co;
@@ -133,11 +129,15 @@ EMSCRIPTEN_KEEPALIVE int web_demo(int n)
 }
 
 /**
- * web_demo_answer() - give the waiting demo the student's prediction
- * @answer: the text typed, or NULL to skip (the demo then shows the answer)
- * Return: as web_demo().
+ * web_demo() - run lesson @n's demo in a fresh world, as `kobj lesson run` does
+ * Return: WEB_DONE, WEB_ERROR (printed), or WEB_ASK when it waits for a prediction.
  */
-EMSCRIPTEN_KEEPALIVE int web_demo_answer(const char *answer)
+EMSCRIPTEN_KEEPALIVE int web_demo(int n)
+{
+	return web_keep(demo(n));
+}
+
+static int demo_answer(const char *answer)
 {
 	lua_State *co;
 
@@ -153,6 +153,16 @@ EMSCRIPTEN_KEEPALIVE int web_demo_answer(const char *answer)
 	else
 		lua_pushnil(co);
 	return resume_demo(co, 1);
+}
+
+/**
+ * web_demo_answer() - give the waiting demo the student's prediction
+ * @answer: the text typed, or NULL to skip (the demo then shows the answer)
+ * Return: as web_demo().
+ */
+EMSCRIPTEN_KEEPALIVE int web_demo_answer(const char *answer)
+{
+	return web_keep(demo_answer(answer));
 }
 
 /* web_demo_cancel() - forget a demo that waits for a prediction (the world stays). */

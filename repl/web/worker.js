@@ -28,6 +28,13 @@ function writeFile(file, text) {
 }
 
 const call = (name, ret, types, args) => kobj.ccall(name, ret, types, args);
+// A call that runs Lua may run a race's simulated threads, fibers whose switches unwind
+// the WebAssembly stack to here, losing what the call returns; it keeps that for
+// web_returned() (repl/web/web.h).
+const run = (name, ret, types, args) => {
+  call(name, null, types, args);
+  return call("web_returned", ret, [], []);
+};
 
 async function open(req) {
   const viz = await Viz.instance();
@@ -45,10 +52,10 @@ async function open(req) {
 const commands = {
   open,
   statement: (req) => ({
-    status: STATUS[call("web_statement", "number", ["string"], [req.text])],
+    status: STATUS[run("web_statement", "number", ["string"], [req.text])],
   }),
   complete: (req) => ({
-    candidates: call("web_complete", "string", ["string", "number", "number"],
+    candidates: run("web_complete", "string", ["string", "number", "number"],
                      [req.line, req.start, req.continuation ? 1 : 0])
       .split("\n").filter((c) => c !== ""),
   }),
@@ -59,11 +66,11 @@ const commands = {
   },
   check: (req) => {
     writeFile("/home/kobj/lessons/" + req.file, req.text);
-    return JSON.parse(call("web_check", "string", ["number", "string"], [req.lesson, req.file]));
+    return JSON.parse(run("web_check", "string", ["number", "string"], [req.lesson, req.file]));
   },
-  demo: (req) => ({ status: STATUS[call("web_demo", "number", ["number"], [req.lesson])] }),
+  demo: (req) => ({ status: STATUS[run("web_demo", "number", ["number"], [req.lesson])] }),
   answer: (req) => ({
-    status: STATUS[call("web_demo_answer", "number", ["string"], [req.answer])],
+    status: STATUS[run("web_demo_answer", "number", ["string"], [req.answer])],
   }),
   cancel: () => {
     call("web_demo_cancel", null, [], []);
