@@ -9,10 +9,11 @@ typed right but in other words ("Two", " GONE ", "Y"), then wrong.
 Usage: predict_test.py PATH_TO_KOBJ (from a folder with lessons/).
 """
 import os
-import pty
 import re
+import select
 import subprocess
 import sys
+import time
 
 WORDS = "zero one two three four five six seven eight nine ten".split()
 OTHER_WORDS = {"released": " GONE ", "yes": "Y", "no": "n", "deleted": "Removed",
@@ -26,23 +27,33 @@ os.environ.update(KOBJ_LESSONS=os.path.realpath("lessons"), NO_COLOR="1",
 failures = []
 
 
-def on_tty(argv, typed):
-    """Runs argv on a pseudo-terminal with @typed typed into it; returns the screen."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execv(argv[0], argv)
-    os.write(fd, typed.encode())
+def on_tty(argv, typed, last=None):
+    """Runs argv on a pseudo-terminal with @typed typed into it; returns the screen.
+
+    The test keeps the terminal's other end open, so the end of the output is read like
+    the rest: a terminal whose program has exited can drop what it printed last (the
+    master's read fails as soon as the other end closes), which a busy machine shows.
+    After the exit it reads until the screen ends with @last (compared without spaces,
+    as lines wrap on a terminal), or half a second of quiet."""
+    master, slave = os.openpty()
+    child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                             start_new_session=True)
+    os.write(master, typed.encode())
     out = b""
+    quiet_since = None
     while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.waitpid(pid, 0)
-    os.close(fd)
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            out += os.read(master, 65536)
+            quiet_since = None
+        elif child.poll() is not None:
+            if last is not None and re.sub(rb"\s+", b"", out).endswith(last):
+                break
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since > (5 if last is not None else 0.5):
+                break
+    os.close(slave)
+    os.close(master)
     return out.decode(errors="replace").replace("\r", "")
 
 
@@ -88,10 +99,12 @@ def check_lesson(n, slug):
     for name, make, graded in (("in other words", in_other_words, "  right: "),
                                ("wrong", wrong, "  not quite: you said ")):
         typed = "".join(make(a, c) + "\n" for a, c in asked)
-        screen = on_tty([kobj, "lesson", "run", str(n)], typed)
+        last = re.sub(r"\s+", "", plain)[-40:].encode()
+        screen = on_tty([kobj, "lesson", "run", str(n)], typed, last)
         got = screen.count(graded)
         if got != len(asked):
-            failures.append(f"{slug}: {got} of {len(asked)} answers {name} graded as such")
+            failures.append(f"{slug}: {got} of {len(asked)} answers {name} graded as such"
+                            f" (typed {typed!r}); the screen:\n{screen}")
         if not explained(screen):
             failures.append(f"{slug}: an answer {name} without its explanation")
     return len(asked)
