@@ -154,7 +154,7 @@ struct kl_node {
 	void *extra2;           /* ktypes: the default_groups array */
 	struct kl_node **pointed_by; /* @ext nodes: nodes given a parent or kset pointer to it */
 	size_t npointed_by, pointed_cap;
-	struct kl_node *noted[2]; /* the nodes this one was last listed by, as parent, kset */
+	struct kl_node *noted[2]; /* the nodes this one was last listed with: parent, kset */
 };
 
 /* Address -> node, for every address a node exposes (kobject, kset, subsystem, ktype). */

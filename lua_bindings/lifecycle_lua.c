@@ -136,7 +136,8 @@ int kl_call(lua_State *L, enum kl_call call)
 	int result = run(call, n ? kl_view(n, c->type) : NULL);
 	kobj_next_put(ctx->world, 0); /* a call that put nothing leaves nothing named */
 	kl_leave(ctx);
-	kl_note_pointers(L, ctx, n); /* an add may set the parent to the kset */
+	if (c->ret == KL_RET_INT) /* the adds and registers: one may set the parent */
+		kl_note_pointers(L, ctx, n);
 	return push_result(L, ctx, c, n, result, 0);
 }
 

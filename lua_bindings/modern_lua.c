@@ -139,6 +139,7 @@ static int l_kobject_init_and_add(lua_State *L)
 	else
 		err = (kobject_init_and_add)(KOBJ(n), kt, parent, NULL);
 	kl_leave(ctx);
+	kl_note_pointers(L, ctx, n);
 	lua_pushinteger(L, err);
 	return 1;
 }
